@@ -1831,3 +1831,37 @@ paths:
         "{report:#?}"
     );
 }
+
+/// Ably's message `timestamp`: `{type: integer, format: int64}`, "as milliseconds since the
+/// epoch". Imported as a count, a client could not read it as a time, and the sandbox never
+/// stamped it. A number whose description says it counts from the epoch is a Unix time.
+#[test]
+fn a_number_described_as_counting_from_the_epoch_is_a_unix_time() {
+    let doc = r##"{"openapi":"3.0.1","info":{"title":"T","version":"1"},
+"paths":{"/messages":{"get":{"operationId":"listMessages",
+"responses":{"200":{"description":"ok","content":{"application/json":{
+"schema":{"$ref":"#/components/schemas/Message"}}}}}}}},
+"components":{"schemas":{"Message":{"type":"object","properties":{"id":{"type":"string"},
+"timestamp":{"type":"integer","format":"int64","description":"When it was received, as milliseconds since the epoch."},
+"sent":{"type":"integer","description":"Seconds since the Unix epoch."},
+"count":{"type":"integer","description":"Messages since the last epoch of the game."}}}}}}"##;
+    let imported = import_text(doc);
+    let yaml = &imported.yaml;
+    assert!(yaml.contains("format: unix_ms"), "{yaml}");
+    assert!(
+        yaml.contains("sent: { type: datetime, format: unix"),
+        "{yaml}"
+    );
+    assert!(yaml.contains("count: { type: integer"), "{yaml}");
+    assert!(
+        imported
+            .report
+            .inferred
+            .iter()
+            .any(|f| f.pointer.ends_with("/timestamp")
+                && f.reason.contains("its description says so")),
+        "{}",
+        imported.report
+    );
+    checked(yaml);
+}

@@ -5679,7 +5679,8 @@ paths:
         "200": { description: ok, schema: { $ref: "#/definitions/Post" } }
 "##;
     let (served, _dir) = serve_document(document, "mattermost.yaml", "mattermost").await;
-    let token = served.credential("api_key").unwrap().to_owned();
+    // A scheme named for bearer tokens takes `Bearer <token>`, as Mattermost's clients send it.
+    let token = format!("Bearer {}", served.credential("api_key").unwrap());
     let key = ("authorization", token.as_str());
     let body = serde_json::json!({"channel_id": "c1", "message": "hello"});
     let (status, post) = call_json(&served, key, "POST", "/posts", Some(body)).await;
@@ -10222,5 +10223,80 @@ async fn writes_after_a_word_searches_and_delete_verbs_act_on_the_collection() {
         .map(|c| &c["id"])
         .collect();
     assert_eq!(left, [&serde_json::json!(ids[0])], "{listed}");
+    served.shutdown().await;
+}
+
+/// WhatsApp's answers all extend one envelope, `{"meta", "errors"}`: a group's create answers
+/// `{"groups": [{"id"}]}` in it, its read `{"groups": [info]}`. Both answered `{}` (the
+/// envelope's `meta` object hid the list of what was made): no id to address the group by,
+/// and its subject never read back.
+#[tokio::test]
+async fn an_answer_in_an_envelope_lists_the_item_made_and_read() {
+    let (_dir, served) = served_text(
+        "service:\n  name: chat\n  title: Chat\n  summary: Chat\n  \
+         base_url: { env: CHAT_BASE_URL }\n\
+         types:\n  Meta:\n    fields:\n      version: { type: string }\n  \
+         Error:\n    fields:\n      code: { type: integer }\n      title: { type: string }\n  \
+         NewGroup:\n    fields:\n      subject: { type: string, required: true }\n  \
+         Group:\n    fields:\n      id: { type: string }\n  \
+         GroupInfo:\n    fields:\n      subject: { type: string }\n      creator: { type: string }\n  \
+         GroupsResponse:\n    fields:\n      errors: { type: list<Error> }\n      meta: { type: Meta }\n      \
+         groups: { type: list<Group> }\n  \
+         GroupResponse:\n    fields:\n      errors: { type: list<Error> }\n      meta: { type: Meta }\n      \
+         groups: { type: list<GroupInfo> }\n\
+         operations:\n  create_group:\n    method: POST\n    path: /groups\n    \
+         body: NewGroup\n    response: GroupsResponse\n  \
+         get_group:\n    method: GET\n    path: /groups/{group_id}\n    \
+         path_params: { group_id: { type: string } }\n    response: GroupResponse\n",
+    )
+    .await;
+    let body = serde_json::json!({"subject": "Team chat"});
+    let (status, made) = open_call(&served, "POST", "/groups", Some(body)).await;
+    let id = made["groups"][0]["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(status < 300 && !id.is_empty(), "{made}");
+    let (status, read) = open_call(&served, "GET", &format!("/groups/{id}"), None).await;
+    assert_eq!(status, 200);
+    assert_eq!(read["groups"][0]["subject"], "Team chat", "{read}");
+    let (status, _) = open_call(&served, "GET", "/groups/nope", None).await;
+    assert_eq!(status, 404);
+    served.shutdown().await;
+}
+
+/// Ably's channel history takes `direction`, `forwards` or `backwards`, `backwards` (newest
+/// first) by default: asked for the latest messages, it answered the oldest.
+#[tokio::test]
+async fn a_history_walked_backwards_by_default_answers_the_newest_first() {
+    let (_dir, served) = served_text(
+        "service:\n  name: history\n  title: History\n  summary: History\n  \
+         base_url: { env: HISTORY_BASE_URL }\n\
+         types:\n  Message:\n    fields:\n      id: { type: string }\n      data: { type: string }\n\
+         operations:\n  publish:\n    method: POST\n    path: /channels/{channel}/messages\n    \
+         path_params: { channel: { type: string } }\n    body: Message\n    response: Message\n  \
+         history:\n    method: GET\n    path: /channels/{channel}/messages\n    \
+         path_params: { channel: { type: string } }\n    \
+         query: { direction: { type: string, default: backwards } }\n    response: list<Message>\n",
+    )
+    .await;
+    for data in ["m1", "m2", "m3"] {
+        let body = serde_json::json!({ "data": data });
+        let (status, _) = open_call(&served, "POST", "/channels/c/messages", Some(body)).await;
+        assert!(status < 300, "{status}");
+    }
+    let at = &served;
+    let datas = |query: &'static str| async move {
+        let (_, page) = open_call(at, "GET", &format!("/channels/c/messages{query}"), None).await;
+        let datas: Vec<String> = page
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|m| m["data"].as_str().map(str::to_owned))
+            .collect();
+        datas
+    };
+    assert_eq!(datas("").await, ["m3", "m2", "m1"], "the default");
+    assert_eq!(datas("?direction=forwards").await, ["m1", "m2", "m3"]);
     served.shutdown().await;
 }

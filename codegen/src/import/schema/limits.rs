@@ -35,10 +35,40 @@ pub(crate) fn param_ty(ty: String, s: &Value) -> String {
     }
 }
 
-/// Whether the number schema `s` is a Unix time by its format ([`unix_time_format`]).
+/// Whether the number schema `s` is a Unix time ([`unix_time_of`]).
 pub(super) fn is_unix_time(s: &Value) -> bool {
-    let format = s.get("format").and_then(Value::as_str);
-    format.and_then(unix_time_format).is_some()
+    unix_time_of(s).is_some()
+}
+
+/// The spec format of the Unix time a number schema `s` holds: the one its `format` names
+/// ([`unix_time_format`]), else the one its description says, a number of seconds or
+/// milliseconds "since the epoch" (Ably's message `timestamp`, `int64`: "milliseconds since
+/// the epoch", read as a count).
+pub(super) fn unix_time_of(s: &Value) -> Option<&'static str> {
+    if !matches!(
+        s.get("type").and_then(Value::as_str),
+        Some("integer" | "number")
+    ) {
+        return None;
+    }
+    if let Some(unix) = s
+        .get("format")
+        .and_then(Value::as_str)
+        .and_then(unix_time_format)
+    {
+        return Some(unix);
+    }
+    let said = s.get("description")?.as_str()?.to_ascii_lowercase();
+    let epoch = [
+        "since the epoch",
+        "since epoch",
+        "since the unix epoch",
+        "unix timestamp",
+    ]
+    .iter()
+    .any(|p| said.contains(p));
+    let millis = said.contains("millisecond") || said.contains("ms since");
+    epoch.then_some(if millis { "unix_ms" } else { "unix" })
 }
 
 fn spec_format(format: &str) -> Option<&'static str> {
@@ -163,6 +193,21 @@ pub(super) fn constraints(f: &mut FieldOut, s: &Value, ptr: &str, conv: &mut Con
             .and_then(spec_format_word);
         if let Some(sf) = own {
             f.format = Some(sf);
+        } else if ty == "datetime"
+            && let Some(unix) = unix_time_of(ss)
+        {
+            f.format = Some(unix);
+            if ss
+                .get("format")
+                .and_then(Value::as_str)
+                .and_then(unix_time_format)
+                .is_none()
+            {
+                conv.inferred(
+                    ptr,
+                    &format!("a Unix time (`{unix}`): its description says so"),
+                );
+            }
         } else if let Some(fmt) = ss.get("format").and_then(Value::as_str) {
             match spec_format(fmt) {
                 Some("uuid") if let Some(why) = not_a_uuid(ss, f.min_len, f.max_len) => {
@@ -172,11 +217,6 @@ pub(super) fn constraints(f: &mut FieldOut, s: &Value, ptr: &str, conv: &mut Con
                 None if fmt == "date-time" => {}
                 None if fmt == "date-time-rfc-2822" && ty == "datetime" => {
                     f.format = Some("rfc2822");
-                }
-                None if ty == "datetime"
-                    && let Some(unix) = unix_time_format(fmt) =>
-                {
-                    f.format = Some(unix);
                 }
                 None => conv.approximate(
                     ptr,

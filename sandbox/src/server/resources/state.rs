@@ -381,7 +381,9 @@ pub(super) fn filtered<'i>(items: &'i [Item], op: &ResourceOp, query: &Value) ->
 }
 
 /// Whether a list's query asks for its items in descending order: a parameter named as a
-/// sort order or direction (`Order`, `sort_order`, `direction`) whose value is `desc`.
+/// sort order or direction (`Order`, `sort_order`, `direction`) whose value is `desc`, or
+/// `backwards` (Ably's history, newest first by that parameter's default: the latest
+/// messages asked for were the oldest).
 pub(crate) fn asks_for_descending(query: &Value) -> bool {
     query.as_object().is_some_and(|query| {
         query.iter().any(|(name, value)| {
@@ -395,7 +397,9 @@ pub(crate) fn asks_for_descending(query: &Value) -> bool {
                     | "orderdirection"
                     | "sortdir"
             ) && value.as_str().is_some_and(|v| {
-                v.eq_ignore_ascii_case("desc") || v.eq_ignore_ascii_case("descending")
+                ["desc", "descending", "backwards"]
+                    .iter()
+                    .any(|d| v.eq_ignore_ascii_case(d))
             })
         })
     })

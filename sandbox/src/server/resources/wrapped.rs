@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 use tidings_spec::id_like;
 
 use super::names::{collection_thing, declared, plain, singular};
-use super::{ResourceOp, ServiceSchema, ShapeSchema, Ty};
+use super::{FieldSchema, ResourceOp, ServiceSchema, ShapeSchema, Ty};
 
 /// The field of an answer that holds the item, and the item's type: the answer is a named
 /// object with no id-like field of its own, exactly one field of a named object type, and
@@ -26,6 +26,17 @@ pub(super) fn wrapped_item(schema: &ServiceSchema, op: &ResourceOp) -> Option<(&
     let Some(ShapeSchema::Object(fields)) = schema.named(name).map(|t| t.shape) else {
         return None;
     };
+    // A read answering the item as the one entry of a list named for the collection, an
+    // envelope's parts aside (WhatsApp's `GET /groups/{id}`: `{"groups": [info], "meta"}`).
+    let content: Vec<&FieldSchema> = fields.iter().filter(|f| !envelope_part(f)).collect();
+    if op.kind == super::ResourceAction::Get
+        && let [one] = content.as_slice()
+        && let Ty::List(item) = one.ty
+        && schema.object_fields(item).is_some()
+        && collection_thing(op.collection).is_some_and(|t| singular(&plain(one.name)) == t)
+    {
+        return Some((one.name, one.ty));
+    }
     // An object, or a union of them (Telnyx's `GET /messages/{id}` answers `{"data":
     // oneOf[outbound, inbound]}` where its create answers `{"data": outbound}`).
     let is_object = |ty: &Ty| match ty {
@@ -152,11 +163,19 @@ pub(super) fn sent_into_wrapped(
     }
 }
 
+/// Whether `field` is an optional part of an envelope around the content, not content: its
+/// `meta` or the `errors` and `warnings` only a failed call fills (WhatsApp's `Response`,
+/// which every answer of its extends).
+fn envelope_part(field: &FieldSchema) -> bool {
+    !field.required && matches!(plain(field.name).as_str(), "meta" | "errors" | "warnings")
+}
+
 /// The field of a create's answer that lists what it made, and the list's type: the answer is
 /// a named object with no object field and no id-like field of its own, exactly one list
 /// field, of objects with an id-like field, and only text, number and boolean fields besides
-/// (Sunshine Conversations' `POST .../messages` answers `{"messages": [message]}`). The item
-/// made is answered as that list's one entry.
+/// (Sunshine Conversations' `POST .../messages` answers `{"messages": [message]}`), an
+/// envelope's parts aside (WhatsApp's `{"messages": [{"id"}], "meta", "errors"}`, see
+/// [`envelope_part`]). The item made is answered as that list's one entry.
 pub(super) fn made_in_list(schema: &ServiceSchema, ty: Option<&Ty>) -> Option<(&'static str, Ty)> {
     let Some(Ty::Named(name)) = ty else {
         return None;
@@ -165,7 +184,7 @@ pub(super) fn made_in_list(schema: &ServiceSchema, ty: Option<&Ty>) -> Option<(&
         return None;
     };
     let mut holder = None;
-    for f in fields {
+    for f in fields.iter().filter(|f| !envelope_part(f)) {
         match &f.ty {
             _ if id_like(f.name) => return None,
             Ty::List(item) if schema.object_fields(item).is_some() => {
