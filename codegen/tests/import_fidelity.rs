@@ -1865,3 +1865,65 @@ fn a_number_described_as_counting_from_the_epoch_is_a_unix_time() {
     );
     checked(yaml);
 }
+
+/// Zenvia's SMS batch: `allOf` of a base whose `message` requires `from` and a member that says
+/// `message` again with its `contents`. Each member holds, so the message has both; the second
+/// replaced the first, and a batch with no sender was a valid one.
+#[test]
+fn an_object_property_said_again_in_an_all_of_holds_both() {
+    let doc = r##"
+openapi: 3.0.0
+info: { title: T, version: "1" }
+paths:
+  /batches:
+    post:
+      operationId: create_batch
+      requestBody: { content: { application/json: { schema: { $ref: '#/components/schemas/SmsBatch' } } } }
+      responses: { "200": { description: ok } }
+components:
+  schemas:
+    Message:
+      type: object
+      required: [from]
+      properties: { from: { type: string } }
+    Base:
+      type: object
+      properties: { name: { type: string }, message: { $ref: '#/components/schemas/Message' } }
+    SmsBatch:
+      allOf:
+        - $ref: '#/components/schemas/Base'
+        - type: object
+          properties:
+            message: { type: object, required: [contents], properties: { contents: { type: array, items: { type: string } } } }
+"##;
+    let imported = import_text(doc);
+    let service = checked(&imported.yaml);
+    let TypeKind::Object(batch) = kind(&service, "SmsBatch") else {
+        panic!("{}", imported.yaml)
+    };
+    let message = batch.iter().find(|f| f.wire == "message").unwrap();
+    let Ty::Named(name) = &message.ty else {
+        panic!("{}", imported.yaml)
+    };
+    let TypeKind::Object(fields) = kind(&service, name) else {
+        panic!("{}", imported.yaml)
+    };
+    let required: Vec<(&str, bool)> = fields
+        .iter()
+        .map(|f| (f.wire.as_str(), f.required))
+        .collect();
+    assert_eq!(
+        required,
+        [("from", true), ("contents", true)],
+        "{}",
+        imported.yaml
+    );
+    // The type's note names a place in the document, not one the import made.
+    assert!(
+        imported
+            .yaml
+            .contains("doc.yaml#/components/schemas/SmsBatch/allOf/1/properties/message\""),
+        "{}",
+        imported.yaml
+    );
+}

@@ -10300,3 +10300,44 @@ async fn a_history_walked_backwards_by_default_answers_the_newest_first() {
     assert_eq!(datas("?direction=forwards").await, ["m1", "m2", "m3"]);
     served.shutdown().await;
 }
+
+/// Zenvia's template update took the read-only `status` its body's type does not have: a
+/// client approved its own template. And its sent messages were `direction: IN`, the enum's
+/// first value. An update writes nothing only the service sets; a made-up direction is out.
+#[tokio::test]
+async fn an_update_never_writes_what_the_service_sets_and_a_send_goes_out() {
+    let (_dir, served) = served_text(
+        "service:\n  name: tpl\n  title: Tpl\n  summary: Tpl\n  \
+         base_url: { env: TPL_BASE_URL }\n\
+         types:\n  Status:\n    values: [PENDING, APPROVED]\n  Direction:\n    values: [IN, OUT]\n  \
+         NewTemplate:\n    fields:\n      name: { type: string, required: true }\n  \
+         Template:\n    fields:\n      id: { type: string, read_only: true }\n      \
+         name: { type: string }\n      status: { type: Status, read_only: true }\n      \
+         direction: { type: Direction, required: true }\n\
+         operations:\n  create_template:\n    method: POST\n    path: /templates\n    \
+         body: NewTemplate\n    response: Template\n  \
+         get_template:\n    method: GET\n    path: /templates/{id}\n    \
+         path_params: { id: { type: string } }\n    response: Template\n  \
+         update_template:\n    method: PATCH\n    path: /templates/{id}\n    \
+         path_params: { id: { type: string } }\n    body: json\n    response: Template\n",
+    )
+    .await;
+    let body = serde_json::json!({"name": "welcome"});
+    let (_, made) = open_call(&served, "POST", "/templates", Some(body)).await;
+    assert_eq!(
+        (&made["status"], &made["direction"]),
+        (&serde_json::json!("PENDING"), &serde_json::json!("OUT")),
+        "{made}"
+    );
+    let id = made["id"].as_str().unwrap_or_default().to_owned();
+    let change = serde_json::json!({"name": "hello", "status": "APPROVED"});
+    let (status, _) = open_call(&served, "PATCH", &format!("/templates/{id}"), Some(change)).await;
+    assert_eq!(status, 200);
+    let (_, read) = open_call(&served, "GET", &format!("/templates/{id}"), None).await;
+    assert_eq!(
+        (&read["name"], &read["status"]),
+        (&serde_json::json!("hello"), &serde_json::json!("PENDING")),
+        "{read}"
+    );
+    served.shutdown().await;
+}

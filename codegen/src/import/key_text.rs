@@ -144,6 +144,14 @@ pub(super) fn prefix_of_value(value: &str) -> Option<String> {
     (word_ok && (placeholder || literal)).then(|| format!("{word} "))
 }
 
+/// `Bearer ` for an API key in `Authorization` of a scheme named for bearer tokens
+/// (WhatsApp's and Ably's `bearerAuth`: Swagger 2.0 has no bearer scheme, so theirs is an API
+/// key in `Authorization`, which their clients send as `Bearer <token>`).
+pub(super) fn bearer_by_name(scheme: &str, header: &str) -> Option<String> {
+    (header.eq_ignore_ascii_case("authorization") && scheme.to_ascii_lowercase().contains("bearer"))
+        .then(|| "Bearer ".to_owned())
+}
+
 /// A key prefix the scheme's description shows: a quoted or backquoted header value such as
 /// "`App {apiKey}`" or "`Authorization: App <key>`" (any word before a placeholder or a key),
 /// else one of the prefixes providers commonly state in quotes.

@@ -4,7 +4,8 @@
 use std::collections::HashMap;
 
 use super::key_text::{
-    fixed_basic_user, header_examples, listed_values, prefix_in_text, prefix_of_value,
+    bearer_by_name, fixed_basic_user, header_examples, listed_values, prefix_in_text,
+    prefix_of_value,
 };
 
 #[allow(clippy::wildcard_imports)] // the converter's shared imports and helpers
@@ -231,14 +232,8 @@ impl Converter<'_> {
                                 .find_map(|e| prefix_of_value(e))
                                 .map(|p| (p, "an example of the header in the document"))
                         };
-                        // A scheme named for bearer tokens (WhatsApp's and Ably's `bearerAuth`:
-                        // Swagger 2.0 has no bearer scheme, so it is an API key in
-                        // `Authorization`; their clients send `Bearer <token>`).
-                        let named = || {
-                            (header.eq_ignore_ascii_case("authorization")
-                                && raw.to_ascii_lowercase().contains("bearer"))
-                            .then(|| ("Bearer ".to_owned(), "the scheme's name"))
-                        };
+                        let named =
+                            || bearer_by_name(raw, header).map(|p| (p, "the scheme's name"));
                         let found = match written {
                             Some(p) => Some((p.to_owned(), "")),
                             None => described().or_else(exemplified).or_else(named),

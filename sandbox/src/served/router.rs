@@ -19,7 +19,9 @@ use super::held::{asks_to_fail_if_held, missing_parent, names_a_create_or_update
 use super::ops::{Served, ServedOp, TokenEndpoint};
 use super::params::{in_range, query, typed};
 use super::validate;
-use crate::server::resources::{ResourceAction, ResourceCall, ServiceSchema, ShapeSchema, Ty};
+use crate::server::resources::{
+    ResourceAction, ResourceCall, ResourceOp, ServiceSchema, ShapeSchema, Ty,
+};
 use crate::server::{Incoming, MAX_PAGE_SIZE, ServerError, documented_headers, new_request_id};
 
 fn segments(path: &str) -> Vec<String> {
@@ -542,11 +544,15 @@ fn inputs(
                 validate::check(served.schema, ty, &value, "")?;
                 let value = validate::without_read_only(served.schema, ty, value);
                 // A create keeps what the service takes for a field left out; an update
-                // leaves such a field as it is.
-                if op.resource.kind == ResourceAction::Create {
-                    validate::with_defaults(served.schema, ty, value)
-                } else {
-                    value
+                // leaves such a field as it is, and never writes what only the service sets
+                // on the item, whatever its body's type says (Zenvia's template `status`: a
+                // client approved its own template).
+                match op.resource.kind {
+                    ResourceAction::Create => validate::with_defaults(served.schema, ty, value),
+                    ResourceAction::Merge | ResourceAction::Replace => {
+                        not_service_set(served.schema, &op.resource, value)
+                    }
+                    _ => value,
                 }
             }
             // A write the spec gives no body: the client sends `{}`, and nothing else is
@@ -607,6 +613,20 @@ fn inputs(
         read_as: op.read_as,
         item_path: op.item_path,
     })
+}
+
+/// `body` of an update of the item `op` writes without the item's read-only fields (its id
+/// field aside, which names the item).
+fn not_service_set(schema: &ServiceSchema, op: &ResourceOp, body: Value) -> Value {
+    let Some(item) = crate::server::resources::item_type(schema, op).1 else {
+        return body;
+    };
+    let id = body.get(op.id_field).cloned();
+    let mut body = validate::without_read_only(schema, &item, body);
+    if let (Some(id), Some(map)) = (id, body.as_object_mut()) {
+        map.insert(op.id_field.to_owned(), id);
+    }
+    body
 }
 
 /// A form's fields (all text) as the body type's fields are typed: numbers and booleans

@@ -3,6 +3,7 @@
 //! nullability, maps, open enums, formats and constraints. What the spec language cannot say
 //! is typed as `json` or left out, and reported with its pointer.
 
+mod all_of;
 mod enums;
 mod limits;
 pub(crate) use limits::{default_in_words, default_of, param_format, param_ty};
@@ -586,82 +587,6 @@ impl Converter<'_> {
         s.get("properties")
             .and_then(Value::as_object)
             .is_some_and(|p| !p.is_empty() || closed)
-    }
-
-    /// Gathers the properties and required names of an object, through `allOf` and `$ref`s.
-    fn collect(
-        &mut self,
-        schema: &Value,
-        ptr: &str,
-        props: &mut IndexMap<String, (Value, String)>,
-        required: &mut BTreeSet<String>,
-        depth: usize,
-        seen: &mut BTreeSet<String>,
-    ) {
-        if depth > MAX_SCHEMA_DEPTH {
-            return;
-        }
-        let (s, _) = unwrap_nullable(schema);
-        if let Some(r) = s.get("$ref").and_then(Value::as_str) {
-            if !seen.insert(r.to_owned()) {
-                return;
-            }
-            if let Some(target) = r.starts_with('#').then(|| resolve(self.doc, r)).flatten() {
-                let target = target.clone();
-                self.collect(
-                    &target,
-                    r.trim_start_matches('#'),
-                    props,
-                    required,
-                    depth + 1,
-                    seen,
-                );
-            } else {
-                self.skip(
-                    ptr,
-                    "external or missing $ref in allOf not followed",
-                    Some(r),
-                );
-            }
-            return;
-        }
-        if let Some(Value::Array(all)) = s.get("allOf") {
-            for (i, member) in all.iter().enumerate() {
-                // Our exports' rules across fields (`x-rule`) constrain, they add no field.
-                if member.get("x-rule").is_some() {
-                    continue;
-                }
-                self.collect(
-                    member,
-                    &format!("{ptr}/allOf/{i}"),
-                    props,
-                    required,
-                    depth + 1,
-                    seen,
-                );
-            }
-        }
-        if (s.get("oneOf").is_some() || s.get("anyOf").is_some()) && depth > 0 {
-            self.approximate(ptr, "oneOf/anyOf inside allOf: needs spec construct: untagged union; the alternatives' fields are kept as other keys (`additional: json`)");
-            self.alternatives_in_all_of = true;
-        }
-        if let Some(Value::Object(p)) = s.get("properties") {
-            for (k, v) in p {
-                // Every member of an `allOf` holds at once: a later member that names a field
-                // without saying what it is (Zulip's `result: {}` beside the `JsonSuccessBase`
-                // that types it) adds nothing, and keeps the type said before.
-                if props.contains_key(k) && !says_what_it_is(v) {
-                    continue;
-                }
-                props.insert(
-                    k.clone(),
-                    (v.clone(), format!("{ptr}/properties/{}", escape(k))),
-                );
-            }
-        }
-        if let Some(Value::Array(r)) = s.get("required") {
-            required.extend(r.iter().filter_map(Value::as_str).map(str::to_owned));
-        }
     }
 
     /// An object type named from `hint`, its fields from the schema (and its `allOf`).

@@ -141,9 +141,11 @@ pub fn fill(
             }
             Some(ShapeSchema::Enum(values)) => match given {
                 Some(Value::String(s)) => Value::String(s.clone()),
-                _ => values
-                    .first()
-                    .map_or(Value::String(String::new()), |v| Value::from(*v)),
+                _ => field.and_then(|f| outbound(schema, f)).unwrap_or_else(|| {
+                    values
+                        .first()
+                        .map_or(Value::String(String::new()), |v| Value::from(*v))
+                }),
             },
             Some(ShapeSchema::Union {
                 tag,
@@ -678,6 +680,25 @@ fn made_by_the_service(
             item.insert(f.name.to_owned(), fill(schema, &f.ty, None, 1, Some(f)));
         }
     }
+}
+
+/// The outbound value of a `direction` enum field (`OUT`, `outbound`, Twilio's
+/// `outbound-api`): a direction made up is the way of what the client sent (Zenvia's sent
+/// messages were all `IN`, the enum's first value).
+fn outbound(schema: &ServiceSchema, field: &FieldSchema) -> Option<Value> {
+    let Ty::Named(name) = field.ty else {
+        return None;
+    };
+    let ShapeSchema::Enum(values) = schema.named(name)?.shape else {
+        return None;
+    };
+    if plain(field.name) != "direction" {
+        return None;
+    }
+    let out = values
+        .iter()
+        .find(|v| v.to_ascii_lowercase().starts_with("out"))?;
+    Some(Value::String((*out).to_owned()))
 }
 
 /// Sets each object field `X` of a new item of `ty` whose type has an `id` to `{"id": ...}`
