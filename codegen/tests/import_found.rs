@@ -347,6 +347,38 @@ fn servers_named_per_path_give_the_base_url_and_operations_elsewhere_are_reporte
     );
 }
 
+/// Vonage's conversation document (v1) has its own server (`/v0.1`) and one operation with
+/// another (`PUT .../record`, at `/v1`): the operation was served at the document's in silence.
+#[test]
+fn an_operation_on_a_server_of_its_own_beside_the_document_s_is_reported() {
+    let doc = json!({
+        "openapi": "3.0.3",
+        "info": { "title": "Found", "version": "1" },
+        "servers": [{ "url": "https://api.example.com/v0.1" }],
+        "paths": {
+            "/conversations": { "get": { "operationId": "list_conversations", "responses": ok() } },
+            "/conversations/{id}/record": {
+                "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "string" } }],
+                "put": { "operationId": "record", "servers": [{ "url": "https://api.example.com/v1" }],
+                    "responses": ok() } }
+        }
+    });
+    let imported = import(&doc);
+    let service = checked(&imported);
+    assert_eq!(
+        service.info.base_url.default.as_deref(),
+        Some("https://api.example.com/v0.1")
+    );
+    assert!(
+        imported.report.approximated.iter().any(|f| f.pointer
+            == "#/paths/~1conversations~1{id}~1record/put"
+            && f.reason
+                .contains("not at the base URL `https://api.example.com/v0.1` the document names")),
+        "{}",
+        imported.report
+    );
+}
+
 /// OneSignal's errors are `{"errors": ["..."]}`, its document's `errors` free-form: no message
 /// was found, so its client's errors and the sandbox's answers carried none (`{}`).
 #[test]

@@ -10341,3 +10341,32 @@ async fn an_update_never_writes_what_the_service_sets_and_a_send_goes_out() {
     );
     served.shutdown().await;
 }
+
+/// Vonage's conversation (v1): created as `{id, href}`, read as `{uuid, name}`, both ids the
+/// same `conversation_id` in the document. The read made up another `uuid`, so a client that
+/// kept the created id never found it in the list.
+#[tokio::test]
+async fn the_id_a_create_answers_is_the_id_its_read_answers_under_another_name() {
+    let (_dir, served) = served_text(
+        "service:\n  name: conv\n  title: Conv\n  summary: Conv\n  \
+         base_url: { env: CONV_BASE_URL }\n\
+         types:\n  NewConversation:\n    fields:\n      name: { type: string, required: true }\n  \
+         Lite:\n    fields:\n      id: { type: string, required: true }\n  \
+         Conversation:\n    fields:\n      uuid: { type: string, required: true }\n      \
+         name: { type: string }\n\
+         operations:\n  create_conversation:\n    method: POST\n    path: /conversations\n    \
+         body: NewConversation\n    response: Lite\n  \
+         get_conversation:\n    method: GET\n    path: /conversations/{conversation_id}\n    \
+         path_params: { conversation_id: { type: string } }\n    response: Conversation\n  \
+         list_conversations:\n    method: GET\n    path: /conversations\n    response: list<Conversation>\n",
+    )
+    .await;
+    let body = serde_json::json!({"name": "chat-1"});
+    let (_, made) = open_call(&served, "POST", "/conversations", Some(body)).await;
+    let id = made["id"].as_str().unwrap_or_default().to_owned();
+    let (_, read) = open_call(&served, "GET", &format!("/conversations/{id}"), None).await;
+    assert_eq!(read["uuid"], made["id"], "{read}");
+    let (_, listed) = open_call(&served, "GET", "/conversations", None).await;
+    assert_eq!(listed[0]["uuid"], made["id"], "{listed}");
+    served.shutdown().await;
+}

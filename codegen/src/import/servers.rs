@@ -26,17 +26,14 @@ pub(super) fn server_url(server: &Value) -> String {
 
 impl Converter<'_> {
     /// The document's server and its pointer: its first, else the one most of the imported
-    /// operations (`include`) name (an operation's own `servers`, else its path's), each
-    /// operation named elsewhere reported as approximated.
+    /// operations (`include`) name (an operation's own `servers`, else its path's); each
+    /// operation named elsewhere is reported as approximated.
     pub(super) fn service_server(&mut self, include: &[String]) -> (Option<&Value>, String) {
         let doc = self.doc;
-        if let Some(first) = doc
+        let first = doc
             .get("servers")
             .and_then(Value::as_array)
-            .and_then(|s| s.first())
-        {
-            return (Some(first), "/servers/0".to_owned());
-        }
+            .and_then(|s| s.first());
         // Each operation's server: (pointer of the operation, server, pointer of the server).
         let mut named: Vec<(String, &Value, String)> = Vec::new();
         for (path, item) in doc
@@ -76,13 +73,14 @@ impl Converter<'_> {
                 None => counts.push((url, 1)),
             }
         }
-        // The most named; of equals, the first named.
-        let Some(chosen) = counts
-            .iter()
-            .rev()
-            .max_by_key(|(_, n)| *n)
-            .map(|(u, _)| u.clone())
-        else {
+        // The document's own, else the most named; of equals, the first named.
+        let Some(chosen) = first.map(server_url).or_else(|| {
+            counts
+                .iter()
+                .rev()
+                .max_by_key(|(_, n)| *n)
+                .map(|(u, _)| u.clone())
+        }) else {
             return (None, "/servers/0".to_owned());
         };
         let mut found = None;
@@ -91,19 +89,26 @@ impl Converter<'_> {
             if url == chosen {
                 found.get_or_insert((server, server_at));
             } else {
+                let whose = match first {
+                    Some(_) => "the document names",
+                    None => "most operations name",
+                };
                 self.approximate(
                     &op_at,
                     &format!(
-                        "served at `{url}`, not at the base URL `{chosen}` most operations name: \
-                         a spec has one base URL (import this host's operations as a service of \
-                         their own, `--include` naming them)"
+                        "served at `{url}`, not at the base URL `{chosen}` {whose}: a spec has \
+                         one base URL (import this host's operations as a service of their own, \
+                         `--include` naming them)"
                     ),
                 );
             }
         }
-        match found {
-            Some((server, at)) => (Some(server), at),
-            None => (None, "/servers/0".to_owned()),
+        // An operation of a server of its own beside the document's is reported, not served
+        // at the document's in silence (Vonage's conversation `record`, at `/v1` beside `/v0.1`).
+        match (first, found) {
+            (Some(first), _) => (Some(first), "/servers/0".to_owned()),
+            (None, Some((server, at))) => (Some(server), at),
+            (None, None) => (None, "/servers/0".to_owned()),
         }
     }
 }

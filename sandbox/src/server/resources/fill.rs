@@ -635,6 +635,37 @@ pub(super) fn self_link(
     }
 }
 
+/// Sets each text field of `ty` that names the item's own id (`id`, `uuid`, `sid`, or the
+/// collection's thing and `id`: `conversation_id` of `/conversations`) and that `item` lacks
+/// to the id the item has in `op`'s id field: Vonage's conversation is created as `id` and
+/// read as `uuid`, the same value in the document; the read made up another.
+pub(super) fn id_again(
+    schema: &ServiceSchema,
+    ty: Option<&Ty>,
+    op: &super::ResourceOp,
+    item: &mut Map<String, Value>,
+) {
+    let (Some(fields), Some(id)) = (
+        ty.and_then(|ty| schema.object_fields(ty)),
+        item.get(op.id_field).filter(|v| v.is_string()).cloned(),
+    ) else {
+        return;
+    };
+    let thing = super::names::collection_thing(op.collection).unwrap_or_default();
+    let own = |name: &str| {
+        let name = plain(name);
+        ["id", "uuid", "sid", "guid"].contains(&name.as_str())
+            || (!thing.is_empty() && [format!("{thing}id"), format!("{thing}uuid")].contains(&name))
+    };
+    let text = id.as_str().unwrap_or_default();
+    for f in fields.iter().filter(|f| f.ty == Ty::String && own(f.name)) {
+        // Only where it fits the field (a `uuid` of that format takes no `res_` id).
+        if fits_text(&f.ty, Some(f), text) {
+            item.entry(f.name.to_owned()).or_insert_with(|| id.clone());
+        }
+    }
+}
+
 /// Each read-only field of a new item of `ty` the create left out that the service sets
 /// itself: a time (now), a number (its least) or one of an enum's values (its first: the one
 /// a kind field holds, a status's first state). Telnyx's messages and messaging profiles,

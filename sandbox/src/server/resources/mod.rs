@@ -785,7 +785,9 @@ impl Resources {
             }
         };
         let mut value = filled_object(schema, item_ty, body);
-        // What a read answers besides is made now and kept (see `ResourceCall::read_as`).
+        // What a read answers besides is made now and kept (see `ResourceCall::read_as`),
+        // the item's own id under the read's name for it too.
+        fill::id_again(schema, read_as, op, &mut value);
         for (key, made) in filled_object(schema, read_as, value.clone()) {
             value.entry(key).or_insert(made);
         }
