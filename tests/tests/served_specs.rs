@@ -10229,7 +10229,7 @@ async fn writes_after_a_word_searches_and_delete_verbs_act_on_the_collection() {
 /// WhatsApp's answers all extend one envelope, `{"meta", "errors"}`: a group's create answers
 /// `{"groups": [{"id"}]}` in it, its read `{"groups": [info]}`. Both answered `{}` (the
 /// envelope's `meta` object hid the list of what was made): no id to address the group by,
-/// and its subject never read back.
+/// and its subject never read back. Its users, named by their `username`, likewise.
 #[tokio::test]
 async fn an_answer_in_an_envelope_lists_the_item_made_and_read() {
     let (_dir, served) = served_text(
@@ -10243,11 +10243,19 @@ async fn an_answer_in_an_envelope_lists_the_item_made_and_read() {
          GroupsResponse:\n    fields:\n      errors: { type: list<Error> }\n      meta: { type: Meta }\n      \
          groups: { type: list<Group> }\n  \
          GroupResponse:\n    fields:\n      errors: { type: list<Error> }\n      meta: { type: Meta }\n      \
-         groups: { type: list<GroupInfo> }\n\
+         groups: { type: list<GroupInfo> }\n  \
+         NewUser:\n    fields:\n      username: { type: string, required: true }\n      \
+         password: { type: string, required: true }\n  \
+         User:\n    fields:\n      username: { type: string }\n  \
+         UserResponse:\n    fields:\n      errors: { type: list<Error> }\n      meta: { type: Meta }\n      \
+         users: { type: list<User> }\n\
          operations:\n  create_group:\n    method: POST\n    path: /groups\n    \
          body: NewGroup\n    response: GroupsResponse\n  \
          get_group:\n    method: GET\n    path: /groups/{group_id}\n    \
-         path_params: { group_id: { type: string } }\n    response: GroupResponse\n",
+         path_params: { group_id: { type: string } }\n    response: GroupResponse\n  \
+         create_user:\n    method: POST\n    path: /users\n    body: NewUser\n    response: UserResponse\n  \
+         get_user:\n    method: GET\n    path: /users/{user_username}\n    \
+         path_params: { user_username: { type: string } }\n    response: UserResponse\n",
     )
     .await;
     let body = serde_json::json!({"subject": "Team chat"});
@@ -10262,6 +10270,18 @@ async fn an_answer_in_an_envelope_lists_the_item_made_and_read() {
     assert_eq!(read["groups"][0]["subject"], "Team chat", "{read}");
     let (status, _) = open_call(&served, "GET", "/groups/nope", None).await;
     assert_eq!(status, 404);
+    // Users are named by the `username` their create sends (the path's `{user_username}`):
+    // two creates of one name made two users, neither found by it.
+    let dave = serde_json::json!({"username": "dave", "password": "Secret123!"});
+    let (_, made) = open_call(&served, "POST", "/users", Some(dave.clone())).await;
+    assert_eq!(made["users"][0]["username"], "dave", "{made}");
+    let (status, _) = open_call(&served, "POST", "/users", Some(dave)).await;
+    assert_eq!(status, 409);
+    let (status, read) = open_call(&served, "GET", "/users/dave", None).await;
+    assert_eq!(
+        (status, &read["users"][0]["username"]),
+        (200, &serde_json::json!("dave"))
+    );
     served.shutdown().await;
 }
 
@@ -10368,5 +10388,36 @@ async fn the_id_a_create_answers_is_the_id_its_read_answers_under_another_name()
     assert_eq!(read["uuid"], made["id"], "{read}");
     let (_, listed) = open_call(&served, "GET", "/conversations", None).await;
     assert_eq!(listed[0]["uuid"], made["id"], "{listed}");
+    served.shutdown().await;
+}
+
+/// Zenvia's error `code` shows `VALIDATION_ERROR`: the sandbox answered `not_found` and
+/// `validation_error`, which a client matching the documented style never meets.
+#[tokio::test]
+async fn error_codes_are_in_capitals_where_the_document_s_example_is() {
+    let (_dir, served) = served_text(
+        "service:\n  name: caps\n  title: Caps\n  summary: Caps\n  \
+         base_url: { env: CAPS_BASE_URL }\n\
+         errors:\n  type: Problem\n  code: code\n  message: message\n\
+         types:\n  Problem:\n    fields:\n      code: { type: string, example: VALIDATION_ERROR }\n      \
+         message: { type: string }\n  \
+         Thing:\n    fields:\n      id: { type: string, read_only: true }\n      name: { type: string, required: true }\n\
+         operations:\n  create_thing:\n    method: POST\n    path: /things\n    body: Thing\n    response: Thing\n  \
+         get_thing:\n    method: GET\n    path: /things/{id}\n    \
+         path_params: { id: { type: string } }\n    response: Thing\n",
+    )
+    .await;
+    let (status, body) = open_call(&served, "GET", "/things/nope", None).await;
+    assert_eq!(
+        (status, &body["code"]),
+        (404, &serde_json::json!("NOT_FOUND")),
+        "{body}"
+    );
+    let (status, body) = open_call(&served, "POST", "/things", Some(serde_json::json!({}))).await;
+    assert_eq!(
+        (status, &body["code"]),
+        (422, &serde_json::json!("VALIDATION_ERROR")),
+        "{body}"
+    );
     served.shutdown().await;
 }

@@ -73,7 +73,7 @@ pub use pagination::{PageKind, PageStyle, PaginationSpec};
 pub use policy::{RetrySpec, TimeoutSpec};
 pub use schema::{
     FieldSchema, PageSchema, ResourceAction, ResourceOp, ServiceSchema, ShapeSchema, TypeSchema,
-    id_like,
+    envelope_part, id_like,
 };
 pub use service::{
     CredentialSpec, IdempotencySpec, RateLimitHeaders, RateLimitSpec, ResponseLimitSpec,

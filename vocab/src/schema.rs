@@ -246,6 +246,24 @@ pub fn id_like(name: &str) -> bool {
         || lower.ends_with("uuid")
 }
 
+/// Whether a field is an optional part of an envelope around an answer's content, not
+/// content: its `meta`, or the `errors` and `warnings` only a failed call fills (WhatsApp's
+/// `Response`, which every answer of its extends). The generator reads it to find the item an
+/// answer holds; the sandbox, to answer it there.
+///
+/// ```
+/// use tidings_spec::envelope_part;
+/// assert!(envelope_part("meta", false) && envelope_part("errors", false));
+/// assert!(!envelope_part("meta", true) && !envelope_part("messages", false));
+/// ```
+pub fn envelope_part(name: &str, required: bool) -> bool {
+    !required
+        && matches!(
+            name.to_ascii_lowercase().as_str(),
+            "meta" | "errors" | "warnings"
+        )
+}
+
 /// One operation's default behaviour.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ResourceOp {

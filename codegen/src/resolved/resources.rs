@@ -290,10 +290,21 @@ fn shape_of(service: &Service, op: &OperationInfo) -> ResourceShape {
             return None;
         }
         let word = last_word(param).filter(|w| w.len() >= 3 && *w != param.to_ascii_lowercase())?;
-        fields?
+        let answered = fields?
             .iter()
             .find(|f| f.ty == Ty::String && f.wire.eq_ignore_ascii_case(&word) && in_body(&f.wire))
-            .map(|f| f.wire.clone())
+            .map(|f| f.wire.clone());
+        // Or the body's, where the answer has no id at all (WhatsApp's users, created with
+        // `username`, read at `/users/{UserUsername}`, answered in an envelope): two creates
+        // of one name made two users, neither found by it.
+        let sent = || {
+            body_fields?
+                .iter()
+                .find(|f| f.ty == Ty::String && f.wire.eq_ignore_ascii_case(&word))
+                .filter(|_| !fields.is_some_and(|fs| fs.iter().any(|f| id_like(&f.wire))))
+                .map(|f| f.wire.clone())
+        };
+        answered.or_else(sent)
     };
     // A placeholder renamed for Rust (`{type}` imported as `{type_param}`) still names its
     // field.

@@ -68,14 +68,22 @@ fn field_at(
 }
 
 /// A symbolic code as the code field takes it: a URI where the field's format asks for one
-/// (an RFC 9457 problem's `type`: `https://example.com/problems/not_found`), else the code.
+/// (an RFC 9457 problem's `type`: `https://example.com/problems/not_found`), in capitals where
+/// the document's example of it is (Zenvia's `VALIDATION_ERROR`: a client matching
+/// `NOT_FOUND` never met `not_found`), else the code.
 fn code_as_field_takes_it(schema: &ServiceSchema, ty: &Ty, path: &[String], code: Value) -> Value {
-    let uri = field_at(schema, ty, path)
-        .is_some_and(|f| f.format == Some(crate::server::resources::Format::Uri));
+    let field = field_at(schema, ty, path);
+    let uri = field.is_some_and(|f| f.format == Some(crate::server::resources::Format::Uri));
+    let capitals = field.and_then(|f| f.example).is_some_and(|e| {
+        e.chars().any(|c| c.is_ascii_uppercase())
+            && e.chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+    });
     match code {
         Value::String(text) if uri && url::Url::parse(&text).is_err() => {
             Value::String(format!("https://example.com/problems/{text}"))
         }
+        Value::String(text) if capitals => Value::String(text.to_ascii_uppercase()),
         other => other,
     }
 }

@@ -155,7 +155,11 @@ fn wrapping<'s>(service: &'s Service, ty: Option<&Ty>) -> Option<(&'s str, &'s [
     };
     let mut objects = Vec::new();
     let mut lists = false;
-    for f in fields {
+    // An envelope's `meta` holds no item (WhatsApp's `{"meta", "errors", "users": [...]}`).
+    for f in fields
+        .iter()
+        .filter(|f| !tidings_spec::envelope_part(&f.wire, f.required))
+    {
         if id_like(&f.wire) {
             return None;
         }

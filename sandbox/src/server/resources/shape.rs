@@ -21,7 +21,7 @@ fn id_field_of(schema: &ServiceSchema, op: &ResourceOp) -> Option<&'static Field
     let response = op.response.as_ref()?;
     let wrapped = wrapped_item(schema, op).or_else(|| {
         (op.kind == ResourceAction::Create)
-            .then(|| made_in_list(schema, Some(response)))
+            .then(|| made_in_list(schema, Some(response), op.id_field))
             .flatten()
     });
     let item = match wrapped.map_or(*response, |(_, ty)| ty) {

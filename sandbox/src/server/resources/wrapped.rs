@@ -122,7 +122,7 @@ pub(crate) fn item_type(
         _ => None,
     }
     .or_else(|| match op.kind {
-        Create => made_in_list(schema, op.response.as_ref()),
+        Create => made_in_list(schema, op.response.as_ref(), op.id_field),
         _ => None,
     })
     .filter(|_| !declared(schema, op.response.as_ref(), op.id_field));
@@ -163,20 +163,24 @@ pub(super) fn sent_into_wrapped(
     }
 }
 
-/// Whether `field` is an optional part of an envelope around the content, not content: its
-/// `meta` or the `errors` and `warnings` only a failed call fills (WhatsApp's `Response`,
-/// which every answer of its extends).
+/// Whether `field` is an optional part of an envelope around the content, not content (see
+/// [`tidings_spec::envelope_part`]).
 fn envelope_part(field: &FieldSchema) -> bool {
-    !field.required && matches!(plain(field.name).as_str(), "meta" | "errors" | "warnings")
+    tidings_spec::envelope_part(field.name, field.required)
 }
 
 /// The field of a create's answer that lists what it made, and the list's type: the answer is
 /// a named object with no object field and no id-like field of its own, exactly one list
-/// field, of objects with an id-like field, and only text, number and boolean fields besides
-/// (Sunshine Conversations' `POST .../messages` answers `{"messages": [message]}`), an
-/// envelope's parts aside (WhatsApp's `{"messages": [{"id"}], "meta", "errors"}`, see
-/// [`envelope_part`]). The item made is answered as that list's one entry.
-pub(super) fn made_in_list(schema: &ServiceSchema, ty: Option<&Ty>) -> Option<(&'static str, Ty)> {
+/// field, of objects with an id-like field (or the `id_field` the item is keyed by: WhatsApp's
+/// users by `username`), and only text, number and boolean fields besides (Sunshine
+/// Conversations' `POST .../messages` answers `{"messages": [message]}`), an envelope's parts
+/// aside (WhatsApp's `{"messages": [{"id"}], "meta", "errors"}`, see [`envelope_part`]). The
+/// item made is answered as that list's one entry.
+pub(super) fn made_in_list(
+    schema: &ServiceSchema,
+    ty: Option<&Ty>,
+    id_field: &str,
+) -> Option<(&'static str, Ty)> {
     let Some(Ty::Named(name)) = ty else {
         return None;
     };
@@ -199,7 +203,7 @@ pub(super) fn made_in_list(schema: &ServiceSchema, ty: Option<&Ty>) -> Option<(&
     holder.filter(|(_, ty)| match ty {
         Ty::List(item) => schema
             .object_fields(item)
-            .is_some_and(|fs| fs.iter().any(|f| id_like(f.name))),
+            .is_some_and(|fs| fs.iter().any(|f| id_like(f.name) || f.name == id_field)),
         _ => false,
     })
 }
