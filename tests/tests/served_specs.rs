@@ -10421,3 +10421,39 @@ async fn error_codes_are_in_capitals_where_the_document_s_example_is() {
     );
     served.shutdown().await;
 }
+
+/// Ably's `PUT /push/deviceRegistrations/{id}` "can be upserted": a device registered by its
+/// id with a `PUT` was a 404 (a replace beside a create finds what it changes). A replace its
+/// description calls an upsert creates; another still finds.
+#[tokio::test]
+async fn a_replace_described_as_an_upsert_creates_what_it_does_not_find() {
+    let (_dir, served) = served_text(
+        "service:\n  name: push\n  title: Push\n  summary: Push\n  \
+         base_url: { env: PUSH_BASE_URL }\n\
+         types:\n  Device:\n    fields:\n      id: { type: string }\n      platform: { type: string }\n\
+         operations:\n  register_device:\n    method: POST\n    path: /devices\n    \
+         body: Device\n    response: Device\n  \
+         get_device:\n    method: GET\n    path: /devices/{id}\n    \
+         path_params: { id: { type: string } }\n    response: Device\n  \
+         put_device:\n    method: PUT\n    path: /devices/{id}\n    \
+         doc: Device registrations can be upserted with a PUT.\n    \
+         path_params: { id: { type: string } }\n    body: Device\n    response: Device\n  \
+         register_app:\n    method: POST\n    path: /apps\n    body: Device\n    response: Device\n  \
+         put_app:\n    method: PUT\n    path: /apps/{id}\n    doc: Update an app.\n    \
+         path_params: { id: { type: string } }\n    body: Device\n    response: Device\n",
+    )
+    .await;
+    let device = serde_json::json!({"id": "d1", "platform": "android"});
+    let (status, _) = open_call(&served, "PUT", "/devices/d1", Some(device)).await;
+    assert_eq!(status, 200);
+    let (status, read) = open_call(&served, "GET", "/devices/d1", None).await;
+    assert_eq!(
+        (status, &read["platform"]),
+        (200, &serde_json::json!("android")),
+        "{read}"
+    );
+    let app = serde_json::json!({"platform": "web"});
+    let (status, _) = open_call(&served, "PUT", "/apps/a1", Some(app)).await;
+    assert_eq!(status, 404, "an update finds what it changes");
+    served.shutdown().await;
+}

@@ -6,11 +6,14 @@ use serde_json::Value;
 use crate::server::resources::ResourceCall;
 
 /// Whether an operation is an upsert: its name says so ([`names_an_upsert`]), or its
-/// description says a create of one held updates it.
+/// description does ([`described_as_upsert`]).
 pub(super) fn upserts(info: &tidings_codegen::check::OperationInfo) -> bool {
-    if names_an_upsert(&info.name) {
-        return true;
-    }
+    names_an_upsert(&info.name) || described_as_upsert(info)
+}
+
+/// Whether an operation's description says it creates or updates (Ably's `PUT
+/// /push/deviceRegistrations/{id}`: "can be upserted").
+pub(super) fn described_as_upsert(info: &tidings_codegen::check::OperationInfo) -> bool {
     let doc = info.doc.as_deref().unwrap_or_default().to_ascii_lowercase();
     [
         "create or update",

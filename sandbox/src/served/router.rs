@@ -15,7 +15,9 @@ use serde_json::{Map, Value};
 use tidings_codegen::check::{Answer, PageStyle};
 
 use super::documented::{created_location, documented_status};
-use super::held::{asks_to_fail_if_held, missing_parent, names_a_create_or_update, upserts};
+use super::held::{
+    asks_to_fail_if_held, described_as_upsert, missing_parent, names_a_create_or_update, upserts,
+};
 use super::ops::{Served, ServedOp, TokenEndpoint};
 use super::params::{in_range, query, typed};
 use super::validate;
@@ -284,10 +286,11 @@ async fn respond<'s>(
     // A replace of an item the store does not hold, in a collection with a create of its
     // own (ClickSend's `PUT /v3/lists/{list_id}/contacts/{contact_id}`, OneSignal's `PUT
     // /apps/{app_id}` "Update an app", whose listed errors are 400 and a `default`): that
-    // 404, not a create under an id the client made up. One named for a create-or-update
-    // (Knock's users) creates.
+    // 404, not a create under an id the client made up. One named or described as a
+    // create-or-update (Knock's users, Ably's device registrations) creates.
     if op.resource.kind == ResourceAction::Replace
         && !names_a_create_or_update(op.resource.name)
+        && !described_as_upsert(&op.info)
         && served.ops.iter().any(|o| {
             o.resource.kind == ResourceAction::Create
                 && o.resource.collection == op.resource.collection
