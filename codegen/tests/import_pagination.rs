@@ -660,4 +660,24 @@ fn hal_embedded_items_page_by_record_index_page_index_or_a_page_index() {
     assert_eq!(p.size_param.as_deref(), Some("size"));
     assert_eq!(p.first_page, None);
     assert!(described("Index of the search").is_none());
+
+    // Vonage's conversations v2: one object down (`_embedded.data.conversations`), the next
+    // page at HAL's `_links.next.href`; its lists were neither paged nor listed.
+    let link = object(json!({"href": {"type": "string"}}));
+    let (_, p) = import(&doc(
+        "/things",
+        &[
+            ("page_size", integer()),
+            ("cursor", json!({"type": "string"})),
+        ],
+        object(json!({
+            "page_size": integer(),
+            "_embedded": object(json!({"data": object(json!({"calls": things()}))})),
+            "_links": object(json!({"self": link.clone(), "next": link}))
+        })),
+    ));
+    let p = p.unwrap();
+    assert_eq!(p.style, Some(PageKind::NextUrl));
+    assert_eq!(p.items_field, "_embedded.data.calls");
+    assert_eq!(p.next_field.as_deref(), Some("_links.next.href"));
 }

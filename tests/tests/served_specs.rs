@@ -10457,3 +10457,60 @@ async fn a_replace_described_as_an_upsert_creates_what_it_does_not_find() {
     assert_eq!(status, 404, "an update finds what it changes");
     served.shutdown().await;
 }
+
+/// Vonage's conversations v2 list in HAL: `{"_embedded": {"data": {"conversations": [...]}},
+/// "_links": {"next": {"href": ...}}}`, one object deeper than its older APIs. Every list
+/// answered `{}`: no items, no link to walk.
+#[tokio::test]
+async fn a_hal_list_one_object_deeper_lists_its_items_and_walks_its_links() {
+    let link =
+        serde_json::json!({ "type": "object", "properties": { "href": { "type": "string" } } });
+    let thing = serde_json::json!({ "type": "object", "properties": {
+        "id": { "type": "string" }, "name": { "type": "string" } } });
+    let document = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": { "title": "Hal", "version": "2" },
+        "paths": { "/things": {
+            "post": { "operationId": "createThing",
+                "requestBody": { "content": { "application/json": { "schema": thing } } },
+                "responses": { "201": { "description": "ok", "content": {
+                    "application/json": { "schema": thing } } } } },
+            "get": { "operationId": "listThings",
+                "parameters": [
+                    { "name": "page_size", "in": "query", "schema": { "type": "integer" } },
+                    { "name": "cursor", "in": "query", "schema": { "type": "string" } }],
+                "responses": { "200": { "description": "ok", "content": { "application/json": {
+                    "schema": { "type": "object", "properties": {
+                        "page_size": { "type": "integer" },
+                        "_embedded": { "type": "object", "properties": { "data": {
+                            "type": "object", "properties": { "things": {
+                                "type": "array", "items": thing } } } } },
+                        "_links": { "type": "object", "properties": {
+                            "self": link, "next": link } } } } } } } } } } }
+    });
+    let (served, _dir) = serve_document(&document.to_string(), "hal.json", "hal").await;
+    for name in ["a", "b", "c"] {
+        let body = serde_json::json!({ "name": name });
+        let (status, _) = open_call(&served, "POST", "/things", Some(body)).await;
+        assert_eq!(status, 201);
+    }
+    let mut path = "/things?page_size=2".to_owned();
+    let mut walked = Vec::new();
+    for _ in 0..5 {
+        let (status, page) = open_call(&served, "GET", &path, None).await;
+        assert_eq!(status, 200, "{page}");
+        let names: Vec<String> = page["_embedded"]["data"]["things"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|t| t["name"].as_str().map(str::to_owned))
+            .collect();
+        walked.push(names);
+        match page["_links"]["next"]["href"].as_str() {
+            Some(next) => path = next.trim_start_matches(served.base_url()).to_owned(),
+            None => break,
+        }
+    }
+    assert_eq!(walked, [vec!["a", "b"], vec!["c"]], "{walked:?}");
+    served.shutdown().await;
+}

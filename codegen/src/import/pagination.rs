@@ -204,7 +204,8 @@ impl Converter<'_> {
 
     /// The item array of a page type, with its dot path: its only list field, else the one
     /// named like items; without one, the list inside a HAL `_embedded` object (Vonage's
-    /// `_embedded: {applications: [...]}`) or inside the page the answer wraps.
+    /// `_embedded: {applications: [...]}`, or one object down) or inside the page the answer
+    /// wraps.
     fn items_field<'s>(&'s self, fields: &'s [FieldOut]) -> Option<(String, &'s FieldOut)> {
         if let Some(f) = direct_items(fields) {
             return Some((f.wire.clone(), f));
@@ -213,8 +214,18 @@ impl Converter<'_> {
             .iter()
             .find(|f| norm(&f.wire) == "embedded" && !f.wire.contains('.'));
         if let Some(embedded) = embedded {
-            let inner = direct_items(self.object_fields(&embedded.ty)?)?;
-            return Some((format!("{}.{}", embedded.wire, inner.wire), inner));
+            let within = self.object_fields(&embedded.ty)?;
+            if let Some(inner) = direct_items(within) {
+                return Some((format!("{}.{}", embedded.wire, inner.wire), inner));
+            }
+            // Or in the one object inside it (Vonage's conversations v2:
+            // `_embedded: {data: {conversations: [...]}}`).
+            let (wrapper, page) = self.wrapped_page(within)?;
+            let inner = direct_items(page)?;
+            return Some((
+                format!("{}.{}.{}", embedded.wire, wrapper.wire, inner.wire),
+                inner,
+            ));
         }
         let (wrapper, page) = self.wrapped_page(fields)?;
         let inner = direct_items(page)?;
