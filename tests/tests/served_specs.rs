@@ -10514,3 +10514,32 @@ async fn a_hal_list_one_object_deeper_lists_its_items_and_walks_its_links() {
     assert_eq!(walked, [vec!["a", "b"], vec!["c"]], "{walked:?}");
     served.shutdown().await;
 }
+
+/// Twilio's clients name a form (`Content-Type: application/x-www-form-urlencoded`) on every
+/// `POST`, also one of an operation with no body (Messaging's brand re-submit, `SmsOtp`): each
+/// was a 415. No bytes are no body of any type; a body of a type the operation does not take
+/// is still refused.
+#[tokio::test]
+async fn a_media_type_with_no_body_is_no_body_of_the_wrong_type() {
+    let (_dir, served) = served_text(
+        "service:\n  name: brands\n  title: Brands\n  summary: Brands\n  \
+         base_url: { env: BRANDS_BASE_URL }\n\
+         types:\n  Brand:\n    fields:\n      id: { type: string }\n      name: { type: string }\n\
+         operations:\n  create_brand:\n    method: POST\n    path: /brands\n    body: Brand\n    response: Brand\n  \
+         resubmit_brand:\n    method: POST\n    path: /brands/{id}/resubmit\n    \
+         path_params: { id: { type: string } }\n    response: Brand\n",
+    )
+    .await;
+    let post = |path: &str, body: &'static str| {
+        tidings_runtime::reqwest::Client::new()
+            .post(format!("{}{path}", served.base_url()))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body)
+            .send()
+    };
+    let answer = post("/brands/b1/resubmit", "").await.unwrap();
+    assert!(answer.status().is_success(), "{}", answer.status());
+    let answer = post("/brands", "name=acme").await.unwrap();
+    assert_eq!(answer.status().as_u16(), 415);
+    served.shutdown().await;
+}

@@ -388,8 +388,16 @@ impl Examples<'_> {
                 };
                 for (at, example) in inline_examples(prop, &pptr) {
                     // An optional or nullable field shown as `null` (3.1's `type: [string, "null"]`) is
-                    // `None`, as it is inside an object.
-                    if example.is_null() && f.is_option() {
+                    // `None`, as it is inside an object: lossless.
+                    // So is a Unix time shown as the number it is sent as (Textmagic's
+                    // `sendingTime`, "in unix timestamp format": `1565606455`).
+                    let unix = f.ty == Ty::DateTime
+                        && example.is_i64()
+                        && matches!(
+                            f.format,
+                            Some(crate::model::Format::Unix | crate::model::Format::UnixMs)
+                        );
+                    if (example.is_null() && f.is_option()) || unix {
                         out.examples_total += 1;
                         out.examples_lossless += 1;
                         continue;

@@ -182,13 +182,11 @@ impl Incoming {
         };
 
         let content_type = parts.headers.get(CONTENT_TYPE);
-        if op.has_body && content_type.is_some_and(|v| !super::media::media_fits(op, v, is_json)) {
-            let error = super::media::unsupported_media(op);
-            return Err(with_headers(
-                error.to_response_as(&request_id, shape),
-                &limit_headers,
-            ));
-        }
+        // A media type the operation does not take is refused once a body comes with it: no
+        // bytes are no body of any type (Twilio's clients name a form on every `POST`, one
+        // with no body too, and were refused).
+        let unfit =
+            op.has_body && content_type.is_some_and(|v| !super::media::media_fits(op, v, is_json));
         // The spec's own body size for this operation (`body_size:`), within the gateway's.
         let max_body_bytes = op.max_body_bytes.map_or(gateway.max_body_bytes, |max| {
             max.min(gateway.max_body_bytes)
@@ -227,7 +225,7 @@ impl Incoming {
                 ));
             }
         };
-        if op.has_body && content_type.is_none() && !body.is_empty() {
+        if op.has_body && (unfit || content_type.is_none()) && !body.is_empty() {
             let error = super::media::unsupported_media(op);
             return Err(with_headers(
                 error.to_response_as(&request_id, shape),

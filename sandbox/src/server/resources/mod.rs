@@ -778,15 +778,19 @@ impl Resources {
                     let tys = [item_ty, read_as];
                     fill::self_link(schema, tys, &mut body, item, &call.path, &id);
                 }
-                for ty in [item_ty, read_as] {
-                    fill::new_item(schema, ty, &mut body, &held, sendable);
-                }
+                // What the service sets on the item the create answers; of what the read
+                // answers besides, only what it requires (below): Textmagic's message read
+                // back the document's example recipient and reject reason.
+                fill::new_item(schema, item_ty, &mut body, &held, sendable);
                 body
             }
         };
+        // The item's own id under the answer's and the read's names for it too (Vonage's
+        // member, keyed by `member_id`, answered as `id`, read as `uuid`).
+        let mut body = body;
+        fill::id_again(schema, item_ty, op, &mut body);
         let mut value = filled_object(schema, item_ty, body);
-        // What a read answers besides is made now and kept (see `ResourceCall::read_as`),
-        // the item's own id under the read's name for it too.
+        // What a read answers besides is made now and kept (see `ResourceCall::read_as`).
         fill::id_again(schema, read_as, op, &mut value);
         for (key, made) in filled_object(schema, read_as, value.clone()) {
             value.entry(key).or_insert(made);
