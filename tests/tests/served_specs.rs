@@ -10543,3 +10543,43 @@ async fn a_media_type_with_no_body_is_no_body_of_the_wrong_type() {
     assert_eq!(answer.status().as_u16(), 415);
     served.shutdown().await;
 }
+
+/// Twilio Messaging's `POST /v1/Services/{ServiceSid}/PhoneNumbers` adds the number its
+/// `PhoneNumberSid` names: the answer's `sid` is that number's, and it is a 201 (the document
+/// lists `[200, 201]`). The sandbox made up another `sid` and answered 200.
+#[tokio::test]
+async fn a_create_adding_a_thing_by_its_id_keeps_that_id_and_answers_201() {
+    let (_dir, served) = served_text(
+        "service:\n  name: msvc\n  title: Msvc\n  summary: Msvc\n  \
+         base_url: { env: MSVC_BASE_URL }\n\
+         types:\n  AddNumber:\n    fields:\n      PhoneNumberSid: { type: string, required: true }\n  \
+         Number:\n    fields:\n      sid: { type: string }\n      service_sid: { type: string }\n\
+         operations:\n  create_phone_number:\n    method: POST\n    \
+         path: /v1/Services/{service_sid}/PhoneNumbers\n    \
+         path_params: { service_sid: { type: string } }\n    body: AddNumber\n    \
+         response: Number\n    status: [200, 201]\n  \
+         fetch_phone_number:\n    method: GET\n    path: /v1/Services/{service_sid}/PhoneNumbers/{sid}\n    \
+         path_params: { service_sid: { type: string }, sid: { type: string } }\n    response: Number\n",
+    )
+    .await;
+    let body = serde_json::json!({"PhoneNumberSid": "PN0123456789abcdef0123456789abcdef"});
+    let (status, made) =
+        open_call(&served, "POST", "/v1/Services/MG1/PhoneNumbers", Some(body)).await;
+    assert_eq!(
+        (status, &made["sid"]),
+        (
+            201,
+            &serde_json::json!("PN0123456789abcdef0123456789abcdef")
+        ),
+        "{made}"
+    );
+    let (status, _) = open_call(
+        &served,
+        "GET",
+        "/v1/Services/MG1/PhoneNumbers/PN0123456789abcdef0123456789abcdef",
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    served.shutdown().await;
+}

@@ -388,9 +388,8 @@ impl Examples<'_> {
                 };
                 for (at, example) in inline_examples(prop, &pptr) {
                     // An optional or nullable field shown as `null` (3.1's `type: [string, "null"]`) is
-                    // `None`, as it is inside an object: lossless.
-                    // So is a Unix time shown as the number it is sent as (Textmagic's
-                    // `sendingTime`, "in unix timestamp format": `1565606455`).
+                    // `None`, as inside an object; a Unix time shown as the number it is sent
+                    // as (Textmagic's `sendingTime`: `1565606455`) is that number: lossless.
                     let unix = f.ty == Ty::DateTime
                         && example.is_i64()
                         && matches!(

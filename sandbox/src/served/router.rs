@@ -765,7 +765,12 @@ fn answer(
     mut incoming: Incoming,
     result: Result<Value, ServerError>,
 ) -> Response {
-    let status = op.info.success_status;
+    // A create that documents 201 among its statuses answers it (Twilio's service phone
+    // numbers list `[200, 201]`: 200 only for an example of another case).
+    let status = match op.resource.kind {
+        ResourceAction::Create if op.info.success_statuses.contains(&201) => 201,
+        _ => op.info.success_status,
+    };
     let result = match op.info.answer {
         Answer::Bytes => result,
         _ => result.map(|mut v| {

@@ -717,6 +717,14 @@ impl Resources {
         mut body: Map<String, Value>,
     ) -> Result<(Map<String, Value>, Option<Ticket>), ServerError> {
         let (sendable, read_as) = (call.sendable, call.read_as.as_ref());
+        // The id the client gave: in the id field, or in the body's field named for the thing
+        // and its id (Twilio's `PhoneNumberSid` of a service's `/PhoneNumbers`: the number
+        // added is the item, its `sid` the one sent; another was made up).
+        if !body.contains_key(op.id_field)
+            && let Some(sent) = names::sent_as_its_id(op, &body)
+        {
+            body.insert(op.id_field.to_owned(), sent);
+        }
         let given = body.get(op.id_field).and_then(id_text);
         // Numbers where an integer path parameter names the items and the id field takes them.
         let integers =

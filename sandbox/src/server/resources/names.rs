@@ -89,6 +89,20 @@ pub(super) fn words_of(name: &str) -> Vec<String> {
     words
 }
 
+/// The text of the field of a create's `body` named for the collection's thing and the id
+/// field (`PhoneNumberSid` for the `sid` of `/PhoneNumbers`, `phone_number_id`): the id of the
+/// thing the create adds.
+pub(super) fn sent_as_its_id(
+    op: &super::ResourceOp,
+    body: &serde_json::Map<String, serde_json::Value>,
+) -> Option<serde_json::Value> {
+    let thing = collection_thing(op.collection)?;
+    let wanted = format!("{thing}{}", plain(op.id_field));
+    body.iter()
+        .find(|(k, v)| plain(k) == wanted && v.is_string())
+        .map(|(_, v)| v.clone())
+}
+
 /// Whether the object type `ty` declares the field `name`.
 pub(super) fn declared(schema: &ServiceSchema, ty: Option<&Ty>, name: &str) -> bool {
     ty.and_then(|ty| schema.object_fields(ty))
