@@ -165,11 +165,42 @@ fn takes(s: &Value, name: &str, text: &str) -> bool {
         && !text.is_empty()
         && text.len() <= MAX_TEXT
         && !text.contains('\n')
+        && !looks_like_an_id(text)
+}
+
+/// Whether `text` reads as an identifier or a token, whatever its field's name: 20 letters
+/// and digits or more (Twilio's message `to`, "the SID of the Channel":
+/// `CHaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa`, shown as every message's channel), or as many with
+/// `-` and a digit (a UUID). Words joined by `_` or `-` are a name
+/// (`voicebase_high_accuracy_transcription`, `sms-inbound-shortcode`).
+fn looks_like_an_id(text: &str) -> bool {
+    let joined = text.contains('-');
+    text.len() >= 20
+        && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+        && (!joined || text.chars().any(|c| c.is_ascii_digit()))
 }
 
 #[cfg(test)]
 mod tests {
     use serde_json::json;
+
+    #[test]
+    fn ids_and_tokens_are_nobody_s_example_and_names_are() {
+        for id in [
+            "CHaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+            "3f2504e0-4f89-11d3-9a0c-0305e82c3301",
+        ] {
+            assert!(super::looks_like_an_id(id), "{id}");
+        }
+        for name in [
+            "sms-inbound-shortcode",
+            "voicebase_high_accuracy_transcription",
+            "Queued. Thank you.",
+            "+15017122661",
+        ] {
+            assert!(!super::looks_like_an_id(name), "{name}");
+        }
+    }
 
     #[test]
     fn a_text_property_takes_what_its_answer_s_example_shows_there() {

@@ -6,8 +6,8 @@ use serde_json::{Map, Value};
 use crate::server::resources::{FieldSchema, ServiceSchema, ShapeSchema, Ty};
 
 /// The body's keys spelled as the answer's fields where they differ only in case and `_`
-/// (Twilio takes `To` and answers `to`; `StatusCallback` and `status_callback`), so what was
-/// sent is what is read back. A key with a dot whose first part names an object (or `json`)
+/// (Twilio takes `To` and answers `to`; `StatusCallback` and `status_callback`), or a list's
+/// name in the singular (`Permission`, `permissions`), so what was sent is what is read back. A key with a dot whose first part names an object (or `json`)
 /// field of the answer goes inside it, as the form's `dots` style nests (Twilio's
 /// `Configuration.Url` is the answer's `configuration.url`).
 pub(super) fn named_as_answered(schema: &ServiceSchema, answer: Option<&Ty>, body: Value) -> Value {
@@ -24,6 +24,15 @@ pub(super) fn named_as_answered(schema: &ServiceSchema, answer: Option<&Ty>, bod
             .iter()
             .find(|f| f.name == key)
             .or_else(|| fields.iter().find(|f| fold(f.name) == fold(key)))
+            // A list sent one value per repeated key, named in the singular (Twilio's
+            // `Permission=a&Permission=b`, answered `permissions`: never kept).
+            .or_else(|| {
+                let plural = format!("{}s", fold(key));
+                fields
+                    .iter()
+                    .find(|f| matches!(f.ty, Ty::List(_)) && fold(f.name) == plural)
+                    .filter(|_| !fields.iter().any(|f| fold(f.name) == fold(key)))
+            })
     };
     let mut out = Map::new();
     let mut nested: Vec<(&FieldSchema, &str, &str, &Value)> = Vec::new();
@@ -124,6 +133,7 @@ mod tests {
     const HOOK: &[FieldSchema] = &[
         field("target", Ty::String, false),
         field("configuration", Ty::Json, false),
+        field("permissions", Ty::List(&Ty::String), false),
     ];
     const SCHEMA: ServiceSchema = ServiceSchema {
         types: &[crate::server::resources::TypeSchema {
@@ -167,6 +177,18 @@ mod tests {
         assert_eq!(
             named_as_answered(&SCHEMA, Some(&answer), clash),
             serde_json::json!({"configuration": {"email": "e", "Email.Name": "n"}})
+        );
+    }
+
+    #[test]
+    fn a_list_sent_by_a_repeated_key_in_the_singular_is_the_answer_s_list() {
+        // Twilio's roles: `Permission=sendMessage&Permission=leaveChannel`, answered
+        // `permissions` (never kept).
+        let answer = Ty::Named("Hook");
+        let sent = serde_json::json!({"Permission": ["sendMessage", "leaveChannel"]});
+        assert_eq!(
+            named_as_answered(&SCHEMA, Some(&answer), sent),
+            serde_json::json!({"permissions": ["sendMessage", "leaveChannel"]})
         );
     }
 
