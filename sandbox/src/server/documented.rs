@@ -39,7 +39,7 @@ fn marks_a_next_page(name: &str) -> bool {
 /// Adds the headers `op` documents that `response` does not carry yet: a created item's
 /// `Location` (from `location`), an `ETag` of `body`, a `Last-Modified` or `Date` of now, and
 /// any other a value of its type (an enum's first value, text a fresh id). One that marks a
-/// next page is not made up: without a next page, it is left out.
+/// next page is not made up: without a next page, it is left out; nor is a CORS header.
 pub fn documented_headers(
     op: &OperationSpec,
     location: impl Fn() -> String,
@@ -51,7 +51,13 @@ pub fn documented_headers(
         let Ok(name) = HeaderName::from_bytes(header.name.as_bytes()) else {
             continue;
         };
-        if response.headers().contains_key(&name) || marks_a_next_page(name.as_str()) {
+        // CORS headers are the server's own policy, never made up: the sandbox answers no
+        // other origin (Twilio documents `Access-Control-Allow-Origin` on every answer; made
+        // up, it was `hdr_<uuid>`, and `*` would open it to every page).
+        if response.headers().contains_key(&name)
+            || marks_a_next_page(name.as_str())
+            || name.as_str().starts_with("access-control-")
+        {
             continue;
         }
         let value = match name.as_str() {
@@ -85,7 +91,7 @@ mod tests {
     use tidings_runtime::spec::ResponseHeaderSpec;
 
     #[test]
-    fn a_header_that_marks_a_next_page_is_not_made_up() {
+    fn a_header_that_marks_a_next_page_or_a_cors_policy_is_not_made_up() {
         let op = OperationSpec::get("list_media", "/media").with_response_headers(&[
             ResponseHeaderSpec {
                 name: "Continuation-Token",
@@ -99,6 +105,10 @@ mod tests {
                 name: "X-Request-Id",
                 ty: HeaderType::Text,
             },
+            ResponseHeaderSpec {
+                name: "Access-Control-Allow-Origin",
+                ty: HeaderType::Text,
+            },
         ]);
         let mut response = Response::new(axum::body::Body::empty());
         documented_headers(&op, String::new, b"", &mut response);
@@ -106,5 +116,7 @@ mod tests {
         assert!(headers.get("continuation-token").is_none());
         assert!(headers.get("link").is_none());
         assert!(headers.get("x-request-id").is_some());
+        // Twilio's documented CORS headers: the sandbox's own policy, not made up.
+        assert!(headers.get("access-control-allow-origin").is_none());
     }
 }
