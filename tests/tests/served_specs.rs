@@ -10339,7 +10339,9 @@ async fn an_update_never_writes_what_the_service_sets_and_a_send_goes_out() {
          get_template:\n    method: GET\n    path: /templates/{id}\n    \
          path_params: { id: { type: string } }\n    response: Template\n  \
          update_template:\n    method: PATCH\n    path: /templates/{id}\n    \
-         path_params: { id: { type: string } }\n    body: json\n    response: Template\n",
+         path_params: { id: { type: string } }\n    body: json\n    response: Template\n  \
+         rename_template:\n    method: PUT\n    path: /templates/{id}\n    \
+         path_params: { id: { type: string } }\n    body: NewTemplate\n    response: Template\n",
     )
     .await;
     let body = serde_json::json!({"name": "welcome"});
@@ -10357,6 +10359,16 @@ async fn an_update_never_writes_what_the_service_sets_and_a_send_goes_out() {
     assert_eq!(
         (&read["name"], &read["status"]),
         (&serde_json::json!("hello"), &serde_json::json!("PENDING")),
+        "{read}"
+    );
+    // Nor what its body's type has not (Zenvia's `channel`).
+    let change = serde_json::json!({"name": "again", "direction": "IN"});
+    let (status, _) = open_call(&served, "PUT", &format!("/templates/{id}"), Some(change)).await;
+    assert_eq!(status, 200);
+    let (_, read) = open_call(&served, "GET", &format!("/templates/{id}"), None).await;
+    assert_eq!(
+        (&read["name"], &read["direction"]),
+        (&serde_json::json!("again"), &serde_json::json!("OUT")),
         "{read}"
     );
     served.shutdown().await;

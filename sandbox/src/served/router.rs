@@ -547,12 +547,14 @@ fn inputs(
                 validate::check(served.schema, ty, &value, "")?;
                 let value = validate::without_read_only(served.schema, ty, value);
                 // A create keeps what the service takes for a field left out; an update
-                // leaves such a field as it is, and never writes what only the service sets
-                // on the item, whatever its body's type says (Zenvia's template `status`: a
-                // client approved its own template).
+                // leaves such a field as it is, and writes only what its body's type has,
+                // never what only the service sets on the item (Zenvia's template `status`:
+                // a client approved its own template).
                 match op.resource.kind {
                     ResourceAction::Create => validate::with_defaults(served.schema, ty, value),
                     ResourceAction::Merge | ResourceAction::Replace => {
+                        let value =
+                            crate::server::resources::declared_keys_only(served.schema, ty, value);
                         not_service_set(served.schema, &op.resource, value)
                     }
                     _ => value,

@@ -49,6 +49,7 @@ pub use fill::fill;
 pub(crate) use fill::is_success_flag;
 use names::declared;
 pub(crate) use names::plain;
+pub(crate) use shape::declared_keys_only;
 pub use shape::failure_flags;
 pub(crate) use state::asks_for_descending;
 pub(crate) use times::fits as time_fits;

@@ -246,6 +246,23 @@ pub(super) fn only_declared(schema: &ServiceSchema, ty: &Ty, value: Value) -> Va
     }
 }
 
+/// `body` with only the top-level keys its type `ty` declares (and, where the type takes other
+/// keys, those no type of the service declares): what an update writes. Zenvia's template
+/// update took `channel` and `senderId`, which its body's type has not.
+pub(crate) fn declared_keys_only(schema: &ServiceSchema, ty: &Ty, body: Value) -> Value {
+    let Value::Object(mut map) = body else {
+        return body;
+    };
+    if let Some(names) = declared_names(schema, ty, 0) {
+        let open =
+            matches!(ty, Ty::Named(n) if schema.named(n).is_some_and(|t| t.keeps_other_keys));
+        map.retain(|key, _| {
+            names.contains(&key.as_str()) || (open && !declared_anywhere(schema, key))
+        });
+    }
+    Value::Object(map)
+}
+
 /// Whether `key` is a field of some object type of the service. An answer that takes other
 /// keys answers back those a client sent of its own (Knock's custom properties of a user),
 /// not a field another type declares (the `sip_auth_password` a Telnyx call was dialled
