@@ -10595,3 +10595,32 @@ async fn a_create_adding_a_thing_by_its_id_keeps_that_id_and_answers_201() {
     assert_eq!(status, 200);
     served.shutdown().await;
 }
+
+/// Twilio Chat's document has no `{AccountSid}` parameter to give the account SID its form, but
+/// its answers' `account_sid` matches `^AC[0-9a-fA-F]{32}$`: the SID printed was
+/// `test_account_sid_…`, which Twilio's own clients refuse.
+#[tokio::test]
+async fn a_made_credential_takes_the_form_of_a_field_named_like_it() {
+    let document = serde_json::json!({
+        "openapi": "3.0.1",
+        "info": { "title": "Chat", "version": "2" },
+        "security": [{ "accountSid_authToken": [] }],
+        "components": {
+            "securitySchemes": { "accountSid_authToken": { "type": "http", "scheme": "basic" } },
+            "schemas": { "service": { "type": "object", "properties": {
+                "sid": { "type": "string" },
+                "account_sid": { "type": "string", "minLength": 34, "maxLength": 34,
+                    "pattern": "^AC[0-9a-fA-F]{32}$" } } } } },
+        "paths": { "/v2/Services": { "get": { "operationId": "ListService",
+            "responses": { "200": { "description": "ok", "content": { "application/json": {
+                "schema": { "type": "array",
+                    "items": { "$ref": "#/components/schemas/service" } } } } } } } } }
+    });
+    let (served, _dir) = serve_document(&document.to_string(), "chat.json", "chat").await;
+    let sid = served.credential("account_sid").unwrap_or_default();
+    assert!(
+        sid.len() == 34 && sid.starts_with("AC") && sid[2..].chars().all(|c| c.is_ascii_hexdigit()),
+        "{sid}"
+    );
+    served.shutdown().await;
+}

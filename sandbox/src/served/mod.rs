@@ -455,7 +455,8 @@ impl Drop for ServedService {
 
 /// The shortest and longest a credential may be, and the pattern it must match, where the spec
 /// sends it: a path or query parameter filled from it or named like it (Twilio's `AccountSid`
-/// path parameter, 34 characters matching `^AC[0-9a-fA-F]{32}$`, is its account SID).
+/// path parameter, 34 characters matching `^AC[0-9a-fA-F]{32}$`, is its account SID), else a
+/// text field named like it.
 fn credential_limits(service: &Service, credential: &str) -> Constraints {
     let mut limits = Constraints::default();
     let params = service
@@ -472,6 +473,25 @@ fn credential_limits(service: &Service, credential: &str) -> Constraints {
                 limits.max_len = Some(limits.max_len.map_or(m, |v| v.min(m)));
             }
             limits.pattern = limits.pattern.or_else(|| c.pattern.clone());
+        }
+    }
+    // Where no parameter carries it, a field of its name with a pattern says its form
+    // (Twilio Chat's answers' `account_sid`, `^AC[0-9a-fA-F]{32}$`: the account SID printed was
+    // `test_account_sid_…`, which Twilio's own clients refuse).
+    if limits.pattern.is_none() {
+        use tidings_codegen::check::TypeKind;
+        let named = service.types.iter().find_map(|t| match &t.kind {
+            TypeKind::Object(fields) => fields.iter().find(|f| {
+                f.rust == credential
+                    && f.ty == tidings_codegen::check::Ty::String
+                    && f.constraints.pattern.is_some()
+            }),
+            _ => None,
+        });
+        if let Some(f) = named {
+            limits.pattern = f.constraints.pattern.clone();
+            limits.min_len = limits.min_len.or(f.constraints.min_len);
+            limits.max_len = limits.max_len.or(f.constraints.max_len);
         }
     }
     limits
