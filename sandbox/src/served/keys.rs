@@ -15,6 +15,27 @@ pub(super) fn named_as_answered(schema: &ServiceSchema, answer: Option<&Ty>, bod
         Some(Ty::Named(name)) => schema.types.iter().find(|t| t.name == *name),
         _ => None,
     };
+    // A union answers in its variants' names (Twilio's A2P campaign, `oneOf` two versions:
+    // none of the form's fields was kept).
+    let variants: Vec<Ty> = match fields.map(|t| t.shape) {
+        Some(ShapeSchema::Untagged(types)) => types.to_vec(),
+        Some(ShapeSchema::Union { variants, .. }) => variants
+            .iter()
+            .filter_map(|(_, ty)| ty.map(Ty::Named))
+            .collect(),
+        _ => Vec::new(),
+    };
+    if !variants.is_empty() {
+        // Object variants only: a union that holds a union is not followed (nor itself).
+        let object = |v: &&Ty| {
+            matches!(v, Ty::Named(n)
+                if schema.named(n).is_some_and(|t| matches!(t.shape, ShapeSchema::Object(_))))
+        };
+        let objects = variants.iter().filter(object);
+        return objects.fold(body, |body, variant| {
+            named_as_answered(schema, Some(variant), body)
+        });
+    }
     let (Some(ShapeSchema::Object(fields)), Value::Object(map)) = (fields.map(|t| t.shape), &body)
     else {
         return body;
@@ -189,6 +210,40 @@ mod tests {
         assert_eq!(
             named_as_answered(&SCHEMA, Some(&answer), sent),
             serde_json::json!({"permissions": ["sendMessage", "leaveChannel"]})
+        );
+    }
+
+    const CAMPAIGN: &[FieldSchema] = &[field("description", Ty::String, false)];
+    const CAMPAIGN_V2: &[FieldSchema] = &[field("message_flow", Ty::String, false)];
+    const UNION: ServiceSchema = ServiceSchema {
+        types: &[
+            crate::server::resources::TypeSchema {
+                name: "Campaign",
+                keeps_other_keys: false,
+                shape: ShapeSchema::Object(CAMPAIGN),
+            },
+            crate::server::resources::TypeSchema {
+                name: "CampaignV2",
+                keeps_other_keys: false,
+                shape: ShapeSchema::Object(CAMPAIGN_V2),
+            },
+            crate::server::resources::TypeSchema {
+                name: "Either",
+                keeps_other_keys: false,
+                shape: ShapeSchema::Untagged(&[Ty::Named("Campaign"), Ty::Named("CampaignV2")]),
+            },
+        ],
+        page: None,
+    };
+
+    #[test]
+    fn a_union_answer_takes_the_body_in_its_variants_names() {
+        // Twilio's A2P campaign answers `oneOf` two versions: the form's `Description` and
+        // `MessageFlow` were kept as sent, and answered by neither.
+        let sent = serde_json::json!({"Description": "d", "MessageFlow": "f"});
+        assert_eq!(
+            named_as_answered(&UNION, Some(&Ty::Named("Either")), sent),
+            serde_json::json!({"description": "d", "message_flow": "f"})
         );
     }
 
