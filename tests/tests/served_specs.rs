@@ -23,6 +23,19 @@ async fn served_text(text: &str) -> (tempfile::TempDir, ServedService) {
     (dir, served)
 }
 
+/// A spec named `name` served (its title and summary the name capitalized, its base URL read
+/// from `<NAME>_BASE_URL`), `rest` the rest of its text: its types and operations.
+async fn served_named(name: &str, rest: &str) -> (tempfile::TempDir, ServedService) {
+    let mut title = name.to_owned();
+    title[..1].make_ascii_uppercase();
+    let env = name.to_ascii_uppercase();
+    served_text(&format!(
+        "service:\n  name: {name}\n  title: {title}\n  summary: {title}\n  \
+         base_url: {{ env: {env}_BASE_URL }}\n{rest}"
+    ))
+    .await
+}
+
 fn spec(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../examples/providers")
@@ -809,10 +822,9 @@ async fn errors_are_answered_in_each_operation_s_own_shape() {
     served.shutdown().await;
 
     // Errors documented without a schema (SendGrid's SSO operations) are text.
-    let (_dir, served) = served_text(
-        "service:\n  name: certs\n  title: Certs\n  summary: Certificates\n  \
-         base_url: { env: CERTS_BASE_URL }\n\
-         errors: { type: Failure, code: error.code, message: error.message }\n\
+    let (_dir, served) = served_named(
+        "certs",
+        "errors: { type: Failure, code: error.code, message: error.message }\n\
          types:\n  Failure:\n    fields:\n      error: { type: FailureError }\n  \
          FailureError:\n    fields:\n      code: { type: string }\n      message: { type: string }\n  \
          Cert:\n    fields:\n      id: { type: string }\n      pem: { type: string, required: true }\n\
@@ -854,10 +866,9 @@ async fn errors_are_answered_in_each_operation_s_own_shape() {
     // The service keeps its message where no common name is (Infobip's
     // `requestError.serviceException.text`); an operation's own shape still gets it, not the
     // status's name.
-    let (_routes_dir, served) = served_text(
-        "service:\n  name: routes\n  title: Routes\n  summary: Routes\n  \
-         base_url: { env: ROUTES_BASE_URL }\n\
-         errors: { type: Legacy, code: requestError.serviceException.messageId, \
+    let (_routes_dir, served) = served_named(
+        "routes",
+        "errors: { type: Legacy, code: requestError.serviceException.messageId, \
          message: requestError.serviceException.text }\n\
          types:\n  Legacy:\n    fields:\n      requestError: { type: RequestError }\n  \
          RequestError:\n    fields:\n      serviceException: { type: ServiceException }\n  \
@@ -892,10 +903,9 @@ async fn errors_are_answered_in_each_operation_s_own_shape() {
 /// `bytes` field is accepted, and a required field left out is still refused.
 #[tokio::test]
 async fn a_multipart_file_part_is_accepted_for_a_bytes_field() {
-    let (_dir, served) = served_text(
-        "service:\n  name: uploads\n  title: Uploads\n  summary: Uploads\n  \
-         base_url: { env: UPLOADS_BASE_URL }\n\
-         types:\n  Upload:\n    fields:\n      id: { type: string }\n      \
+    let (_dir, served) = served_named(
+        "uploads",
+        "types:\n  Upload:\n    fields:\n      id: { type: string }\n      \
          title: { type: string, required: true }\n      file: { type: bytes, required: true }\n      \
          meta: { type: Meta }\n      extras: { type: list<bytes> }\n      \
          labels: { type: map<string> }\n  \
@@ -1677,10 +1687,9 @@ async fn a_multipart_object_field_travels_as_a_json_part() {
 /// still refused.
 #[tokio::test]
 async fn a_required_list_sent_empty_in_a_form_is_the_empty_list() {
-    let (_dir, served) = served_text(
-        "service:\n  name: sends\n  title: Sends\n  summary: Sends\n  \
-         base_url: { env: SENDS_BASE_URL }\n\
-         types:\n  Outgoing:\n    fields:\n      to: { type: list<string>, required: true }\n      \
+    let (_dir, served) = served_named(
+        "sends",
+        "types:\n  Outgoing:\n    fields:\n      to: { type: list<string>, required: true }\n      \
          cc: { type: list<string>, required: true, min_items: 1 }\n      \
          subject: { type: string, required: true }\n  Sent:\n    fields:\n      id: { type: string }\n\
          operations:\n  send:\n    method: POST\n    path: /send\n    body: Outgoing\n    \
@@ -2084,10 +2093,9 @@ async fn resend_sends_contacts_and_signed_webhooks_live_as_its_3_1_document_says
 /// `GET /v3/lists/pages` listing what `POST /v3/lists` created.
 #[tokio::test]
 async fn wrapped_items_and_a_pages_listing_live_as_mailgun_answers_them() {
-    let (_dir, served) = served_text(
-        "service:\n  name: lists\n  title: Lists\n  summary: Lists\n  \
-         base_url: { env: LISTS_BASE_URL }\n\
-         types:\n  MailingList:\n    fields:\n      address: { type: string, required: true }\n      \
+    let (_dir, served) = served_named(
+        "lists",
+        "types:\n  MailingList:\n    fields:\n      address: { type: string, required: true }\n      \
          name: { type: string }\n      members_count: { type: integer }\n  \
          NewList:\n    fields:\n      address: { type: string, required: true }\n      name: { type: string }\n  \
          ListAnswer:\n    fields:\n      message: { type: string }\n      list: { type: MailingList }\n  \
@@ -2382,10 +2390,9 @@ async fn mailgun_bounces_live_through_a_list_add_get_paged_list_and_delete() {
 async fn a_head_operation_answers_whether_the_item_is_there_without_a_body() {
     // Infobip's WhatsApp media metadata is a HEAD (its answer is headers): imported now, and
     // served as the store's read, without the body.
-    let (_dir, served) = served_text(
-        "service:\n  name: media\n  title: Media\n  summary: Media\n  \
-         base_url: { env: MEDIA_BASE_URL }\n\
-         types:\n  Media:\n    fields:\n      id: { type: string }\n      name: { type: string }\n\
+    let (_dir, served) = served_named(
+        "media",
+        "types:\n  Media:\n    fields:\n      id: { type: string }\n      name: { type: string }\n\
          operations:\n  create_media:\n    method: POST\n    path: /media\n    body: Media\n    \
          response: Media\n    status: 201\n    response_headers: { Location: {} }\n  \
          get_media:\n    method: GET\n    path: /media/{id}\n    \
@@ -2539,10 +2546,9 @@ async fn a_collection_delete_removes_the_items_its_filter_selects() {
 /// `not_found` where the body said 404 (was).
 #[tokio::test]
 async fn an_error_code_header_says_the_code_as_the_body_gives_it() {
-    let (_dir, served) = served_text(
-        "service:\n  name: channels\n  title: Channels\n  summary: Channels\n  \
-         base_url: { env: CHANNELS_BASE_URL }\n\
-         types:\n  Channel:\n    fields:\n      id: { type: string }\n  \
+    let (_dir, served) = served_named(
+        "channels",
+        "types:\n  Channel:\n    fields:\n      id: { type: string }\n  \
          Failure:\n    fields:\n      code: { type: integer }\n      message: { type: string }\n\
          operations:\n  get_channel:\n    method: GET\n    path: /channels/{id}\n    \
          path_params: { id: { type: string } }\n    response: Channel\n    error_bodies:\n      \
@@ -2569,10 +2575,9 @@ async fn an_error_code_header_says_the_code_as_the_body_gives_it() {
 /// names that hold the text, in any case, and `[gte]`/`[lt]` compare.
 #[tokio::test]
 async fn a_deep_object_filter_selects_the_items_its_key_names() {
-    let (_dir, served) = served_text(
-        "service:\n  name: profiles\n  title: Profiles\n  summary: Profiles\n  \
-         base_url: { env: PROFILES_BASE_URL }\n\
-         types:\n  Profile:\n    fields:\n      id: { type: string, read_only: true }\n      \
+    let (_dir, served) = served_named(
+        "profiles",
+        "types:\n  Profile:\n    fields:\n      id: { type: string, read_only: true }\n      \
          name: { type: string }\n  \
          Profiles:\n    fields:\n      data: { type: list<Profile> }\n  \
          Made:\n    fields:\n      data: { type: Profile }\n\
@@ -2620,10 +2625,9 @@ async fn a_deep_object_filter_selects_the_items_its_key_names() {
 /// `cancelled`, and answers it; an id never made is still 404.
 #[tokio::test]
 async fn a_delete_named_for_cancelling_keeps_the_item() {
-    let (_dir, served) = served_text(
-        "service:\n  name: texts\n  title: Texts\n  summary: Texts\n  \
-         base_url: { env: TEXTS_BASE_URL }\n\
-         types:\n  Status:\n    values: [scheduled, sent, cancelled]\n  \
+    let (_dir, served) = served_named(
+        "texts",
+        "types:\n  Status:\n    values: [scheduled, sent, cancelled]\n  \
          Message:\n    fields:\n      id: { type: string, read_only: true }\n      \
          text: { type: string }\n      status: { type: Status }\n\
          operations:\n  send_message:\n    method: POST\n    path: /messages\n    \
@@ -2773,10 +2777,9 @@ paths:
 /// still text where the answer's id field is.
 #[tokio::test]
 async fn items_an_integer_path_parameter_names_get_ids_of_digits() {
-    let (_dir, served) = served_text(
-        "service:\n  name: desk\n  title: Desk\n  summary: Desk\n  \
-         base_url: { env: DESK_BASE_URL }\n\
-         types:\n  Contact:\n    fields:\n      id: { type: string, read_only: true }\n      \
+    let (_dir, served) = served_named(
+        "desk",
+        "types:\n  Contact:\n    fields:\n      id: { type: string, read_only: true }\n      \
          email: { type: string }\n  \
          Note:\n    fields:\n      id: { type: string, read_only: true }\n      body: { type: string }\n\
          operations:\n  create_contact:\n    method: POST\n    path: /contacts\n    \
@@ -9442,10 +9445,9 @@ async fn a_create_with_upsert_updates_the_item_it_names() {
 /// request's times are checked and kept in it, and another form is refused naming it.
 #[tokio::test]
 async fn a_time_keeps_its_wire_form_in_requests_answers_and_made_up_stamps() {
-    let (_dir, served) = served_text(
-        "service:\n  name: clock\n  title: Clock\n  summary: Clock\n  \
-         base_url: { env: CLOCK_BASE_URL }\n\
-         types:\n  Alarm:\n    fields:\n      sid: { type: string, read_only: true }\n      \
+    let (_dir, served) = served_named(
+        "clock",
+        "types:\n  Alarm:\n    fields:\n      sid: { type: string, read_only: true }\n      \
          name: { type: string }\n      \
          ring_at: { type: datetime, format: unix }\n      \
          sent_ms: { type: datetime, format: unix_ms }\n      \
@@ -9501,10 +9503,9 @@ async fn a_time_keeps_its_wire_form_in_requests_answers_and_made_up_stamps() {
 /// 415 that names both.
 #[tokio::test]
 async fn a_form_operation_takes_either_form_encoding() {
-    let (_dir, served) = served_text(
-        "service:\n  name: post\n  title: Post\n  summary: Post\n  \
-         base_url: { env: POST_BASE_URL }\n\
-         types:\n  Note:\n    fields:\n      id: { type: string, read_only: true }\n      \
+    let (_dir, served) = served_named(
+        "post",
+        "types:\n  Note:\n    fields:\n      id: { type: string, read_only: true }\n      \
          text: { type: string, required: true }\n      pinned: { type: boolean }\n\
          operations:\n  create_note:\n    method: POST\n    path: /notes\n    \
          body: Note\n    body_encoding: multipart\n    response: Note\n  \
@@ -9819,10 +9820,9 @@ paths:
 /// the body can send and left out stays out; text with nothing to make it from stays out.
 #[tokio::test]
 async fn a_new_item_gets_what_its_create_cannot_send() {
-    let (_dir, served) = served_text(
-        "service:\n  name: calls\n  title: Calls\n  summary: Calls\n  \
-         base_url: { env: CALLS_BASE_URL }\n\
-         types:\n  CallStatus:\n    values: [started, ringing, completed]\n  \
+    let (_dir, served) = served_named(
+        "calls",
+        "types:\n  CallStatus:\n    values: [started, ringing, completed]\n  \
          Direction:\n    values: [outbound, inbound]\n  \
          NewCall:\n    fields:\n      to: { type: string, required: true }\n      \
          direction: { type: Direction }\n  \
@@ -9869,10 +9869,9 @@ async fn a_new_item_gets_what_its_create_cannot_send() {
 /// write merges into what was read.
 #[tokio::test]
 async fn an_object_read_before_it_is_written_reads_back_the_same() {
-    let (_dir, served) = served_text(
-        "service:\n  name: acct\n  title: Acct\n  summary: Acct\n  \
-         base_url: { env: ACCT_BASE_URL }\n\
-         types:\n  Profile:\n    fields:\n      id: { type: string, required: true }\n      \
+    let (_dir, served) = served_named(
+        "acct",
+        "types:\n  Profile:\n    fields:\n      id: { type: string, required: true }\n      \
          created: { type: datetime, required: true }\n      credits: { type: number, required: true }\n  \
          Settings:\n    fields:\n      id: { type: string, required: true }\n      \
          color: { type: string }\n      size: { type: integer, required: true }\n  \
@@ -10007,10 +10006,9 @@ paths:
 /// nothing. A send's list of ids holds a fresh one per recipient (at most 1,000).
 #[tokio::test]
 async fn a_send_answers_an_id_per_recipient() {
-    let (_dir, served) = served_text(
-        "service:\n  name: sender\n  title: Sender\n  summary: Sender\n  \
-         base_url: { env: SENDER_BASE_URL }\n\
-         types:\n  Address:\n    fields:\n      email: { type: string, required: true }\n  \
+    let (_dir, served) = served_named(
+        "sender",
+        "types:\n  Address:\n    fields:\n      email: { type: string, required: true }\n  \
          Mail:\n    fields:\n      to: { type: list<Address>, required: true }\n      \
          subject: { type: string }\n  \
          Sent:\n    fields:\n      success: { type: boolean, required: true }\n      \
@@ -10044,10 +10042,9 @@ async fn a_send_answers_an_id_per_recipient() {
 /// newest could be asked for. Asked newest first, a window keeps that order.
 #[tokio::test]
 async fn a_window_asked_newest_first_keeps_that_order() {
-    let (_dir, served) = served_text(
-        "service:\n  name: sms\n  title: Sms\n  summary: Sms\n  \
-         base_url: { env: SMS_BASE_URL }\n\
-         types:\n  Message:\n    fields:\n      id: { type: integer, read_only: true }\n      \
+    let (_dir, served) = served_named(
+        "sms",
+        "types:\n  Message:\n    fields:\n      id: { type: integer, read_only: true }\n      \
          body: { type: string }\n\
          operations:\n  send:\n    method: POST\n    path: /messages\n    \
          body: Message\n    response: Message\n  \
@@ -10086,10 +10083,9 @@ async fn a_window_asked_newest_first_keeps_that_order() {
 /// and kept; the link is the item's own path.
 #[tokio::test]
 async fn what_a_read_requires_is_made_once_and_the_link_leads_to_the_item() {
-    let (_dir, served) = served_text(
-        "service:\n  name: texts\n  title: Texts\n  summary: Texts\n  \
-         base_url: { env: TEXTS_BASE_URL }\n\
-         types:\n  Link:\n    fields:\n      id: { type: integer, required: true }\n      \
+    let (_dir, served) = served_named(
+        "texts",
+        "types:\n  Link:\n    fields:\n      id: { type: integer, required: true }\n      \
          href: { type: string, required: true, example: /api/v2/entity_name/1 }\n  \
          NewText:\n    fields:\n      text: { type: string, required: true }\n  \
          Owner:\n    fields:\n      id: { type: string, required: true }\n  \
@@ -10232,10 +10228,9 @@ async fn writes_after_a_word_searches_and_delete_verbs_act_on_the_collection() {
 /// and its subject never read back. Its users, named by their `username`, likewise.
 #[tokio::test]
 async fn an_answer_in_an_envelope_lists_the_item_made_and_read() {
-    let (_dir, served) = served_text(
-        "service:\n  name: chat\n  title: Chat\n  summary: Chat\n  \
-         base_url: { env: CHAT_BASE_URL }\n\
-         types:\n  Meta:\n    fields:\n      version: { type: string }\n  \
+    let (_dir, served) = served_named(
+        "chat",
+        "types:\n  Meta:\n    fields:\n      version: { type: string }\n  \
          Error:\n    fields:\n      code: { type: integer }\n      title: { type: string }\n  \
          NewGroup:\n    fields:\n      subject: { type: string, required: true }\n  \
          Group:\n    fields:\n      id: { type: string }\n  \
@@ -10289,10 +10284,9 @@ async fn an_answer_in_an_envelope_lists_the_item_made_and_read() {
 /// first) by default: asked for the latest messages, it answered the oldest.
 #[tokio::test]
 async fn a_history_walked_backwards_by_default_answers_the_newest_first() {
-    let (_dir, served) = served_text(
-        "service:\n  name: history\n  title: History\n  summary: History\n  \
-         base_url: { env: HISTORY_BASE_URL }\n\
-         types:\n  Message:\n    fields:\n      id: { type: string }\n      data: { type: string }\n\
+    let (_dir, served) = served_named(
+        "history",
+        "types:\n  Message:\n    fields:\n      id: { type: string }\n      data: { type: string }\n\
          operations:\n  publish:\n    method: POST\n    path: /channels/{channel}/messages\n    \
          path_params: { channel: { type: string } }\n    body: Message\n    response: Message\n  \
          history:\n    method: GET\n    path: /channels/{channel}/messages\n    \
@@ -10326,10 +10320,9 @@ async fn a_history_walked_backwards_by_default_answers_the_newest_first() {
 /// first value. An update writes nothing only the service sets; a made-up direction is out.
 #[tokio::test]
 async fn an_update_never_writes_what_the_service_sets_and_a_send_goes_out() {
-    let (_dir, served) = served_text(
-        "service:\n  name: tpl\n  title: Tpl\n  summary: Tpl\n  \
-         base_url: { env: TPL_BASE_URL }\n\
-         types:\n  Status:\n    values: [PENDING, APPROVED]\n  Direction:\n    values: [IN, OUT]\n  \
+    let (_dir, served) = served_named(
+        "tpl",
+        "types:\n  Status:\n    values: [PENDING, APPROVED]\n  Direction:\n    values: [IN, OUT]\n  \
          NewTemplate:\n    fields:\n      name: { type: string, required: true }\n  \
          Template:\n    fields:\n      id: { type: string, read_only: true }\n      \
          name: { type: string }\n      status: { type: Status, read_only: true }\n      \
@@ -10379,10 +10372,9 @@ async fn an_update_never_writes_what_the_service_sets_and_a_send_goes_out() {
 /// kept the created id never found it in the list.
 #[tokio::test]
 async fn the_id_a_create_answers_is_the_id_its_read_answers_under_another_name() {
-    let (_dir, served) = served_text(
-        "service:\n  name: conv\n  title: Conv\n  summary: Conv\n  \
-         base_url: { env: CONV_BASE_URL }\n\
-         types:\n  NewConversation:\n    fields:\n      name: { type: string, required: true }\n  \
+    let (_dir, served) = served_named(
+        "conv",
+        "types:\n  NewConversation:\n    fields:\n      name: { type: string, required: true }\n  \
          Lite:\n    fields:\n      id: { type: string, required: true }\n  \
          Conversation:\n    fields:\n      uuid: { type: string, required: true }\n      \
          name: { type: string }\n\
@@ -10407,10 +10399,9 @@ async fn the_id_a_create_answers_is_the_id_its_read_answers_under_another_name()
 /// `validation_error`, which a client matching the documented style never meets.
 #[tokio::test]
 async fn error_codes_are_in_capitals_where_the_document_s_example_is() {
-    let (_dir, served) = served_text(
-        "service:\n  name: caps\n  title: Caps\n  summary: Caps\n  \
-         base_url: { env: CAPS_BASE_URL }\n\
-         errors:\n  type: Problem\n  code: code\n  message: message\n\
+    let (_dir, served) = served_named(
+        "caps",
+        "errors:\n  type: Problem\n  code: code\n  message: message\n\
          types:\n  Problem:\n    fields:\n      code: { type: string, example: VALIDATION_ERROR }\n      \
          message: { type: string }\n  \
          Thing:\n    fields:\n      id: { type: string, read_only: true }\n      name: { type: string, required: true }\n\
@@ -10439,10 +10430,9 @@ async fn error_codes_are_in_capitals_where_the_document_s_example_is() {
 /// description calls an upsert creates; another still finds.
 #[tokio::test]
 async fn a_replace_described_as_an_upsert_creates_what_it_does_not_find() {
-    let (_dir, served) = served_text(
-        "service:\n  name: push\n  title: Push\n  summary: Push\n  \
-         base_url: { env: PUSH_BASE_URL }\n\
-         types:\n  Device:\n    fields:\n      id: { type: string }\n      platform: { type: string }\n\
+    let (_dir, served) = served_named(
+        "push",
+        "types:\n  Device:\n    fields:\n      id: { type: string }\n      platform: { type: string }\n\
          operations:\n  register_device:\n    method: POST\n    path: /devices\n    \
          body: Device\n    response: Device\n  \
          get_device:\n    method: GET\n    path: /devices/{id}\n    \
@@ -10533,10 +10523,9 @@ async fn a_hal_list_one_object_deeper_lists_its_items_and_walks_its_links() {
 /// is still refused.
 #[tokio::test]
 async fn a_media_type_with_no_body_is_no_body_of_the_wrong_type() {
-    let (_dir, served) = served_text(
-        "service:\n  name: brands\n  title: Brands\n  summary: Brands\n  \
-         base_url: { env: BRANDS_BASE_URL }\n\
-         types:\n  Brand:\n    fields:\n      id: { type: string }\n      name: { type: string }\n\
+    let (_dir, served) = served_named(
+        "brands",
+        "types:\n  Brand:\n    fields:\n      id: { type: string }\n      name: { type: string }\n\
          operations:\n  create_brand:\n    method: POST\n    path: /brands\n    body: Brand\n    response: Brand\n  \
          resubmit_brand:\n    method: POST\n    path: /brands/{id}/resubmit\n    \
          path_params: { id: { type: string } }\n    response: Brand\n",
@@ -10561,10 +10550,9 @@ async fn a_media_type_with_no_body_is_no_body_of_the_wrong_type() {
 /// lists `[200, 201]`). The sandbox made up another `sid` and answered 200.
 #[tokio::test]
 async fn a_create_adding_a_thing_by_its_id_keeps_that_id_and_answers_201() {
-    let (_dir, served) = served_text(
-        "service:\n  name: msvc\n  title: Msvc\n  summary: Msvc\n  \
-         base_url: { env: MSVC_BASE_URL }\n\
-         types:\n  AddNumber:\n    fields:\n      PhoneNumberSid: { type: string, required: true }\n  \
+    let (_dir, served) = served_named(
+        "msvc",
+        "types:\n  AddNumber:\n    fields:\n      PhoneNumberSid: { type: string, required: true }\n  \
          Number:\n    fields:\n      sid: { type: string }\n      service_sid: { type: string }\n\
          operations:\n  create_phone_number:\n    method: POST\n    \
          path: /v1/Services/{service_sid}/PhoneNumbers\n    \
