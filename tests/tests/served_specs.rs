@@ -10135,7 +10135,8 @@ async fn writes_after_a_word_searches_and_delete_verbs_act_on_the_collection() {
     let paged = serde_json::json!([
         { "name": "page", "in": "query", "schema": { "type": "integer" } },
         { "name": "limit", "in": "query", "schema": { "type": "integer" } },
-        { "name": "query", "in": "query", "schema": { "type": "string" } }]);
+        { "name": "query", "in": "query", "schema": { "type": "string" } },
+        { "name": "ids", "in": "query", "schema": { "type": "string" } }]);
     let document = serde_json::json!({
         "openapi": "3.0.1",
         "info": { "title": "Contacts", "version": "2" },
@@ -10202,6 +10203,26 @@ async fn writes_after_a_word_searches_and_delete_verbs_act_on_the_collection() {
     assert_eq!(status, 201);
     let (_, read) = call("GET", format!("/contacts/{}", ids[0]), None).await;
     assert_eq!(read["firstName"], "Anna", "{read}");
+    // A search's query and ids pick the items (Textmagic's `query=`, `ids=1,3`).
+    let (_, found) = call("GET", "/contacts/search?query=bea".into(), None).await;
+    let names: Vec<&serde_json::Value> = found["resources"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| &c["firstName"])
+        .collect();
+    assert_eq!(names, [&serde_json::json!("Bea")], "{found}");
+    let (_, found) = call(
+        "GET",
+        format!("/contacts/search?ids={},{}", ids[0], ids[2]),
+        None,
+    )
+    .await;
+    assert_eq!(
+        found["resources"].as_array().map(Vec::len),
+        Some(2),
+        "{found}"
+    );
     let (status, found) = call("GET", "/contacts/search?page=1&limit=10".into(), None).await;
     assert_eq!(
         (status, found["resources"].as_array().map(Vec::len)),
@@ -10563,8 +10584,13 @@ async fn a_create_adding_a_thing_by_its_id_keeps_that_id_and_answers_201() {
     )
     .await;
     let body = serde_json::json!({"PhoneNumberSid": "PN0123456789abcdef0123456789abcdef"});
-    let (status, made) =
-        open_call(&served, "POST", "/v1/Services/MG1/PhoneNumbers", Some(body)).await;
+    let (status, made) = open_call(
+        &served,
+        "POST",
+        "/v1/Services/MG1/PhoneNumbers",
+        Some(body.clone()),
+    )
+    .await;
     assert_eq!(
         (status, &made["sid"]),
         (
@@ -10581,6 +10607,9 @@ async fn a_create_adding_a_thing_by_its_id_keeps_that_id_and_answers_201() {
     )
     .await;
     assert_eq!(status, 200);
+    // The same number added again is refused (Twilio's 21710), not a second one.
+    let (status, _) = open_call(&served, "POST", "/v1/Services/MG1/PhoneNumbers", Some(body)).await;
+    assert_eq!(status, 409);
     served.shutdown().await;
 }
 

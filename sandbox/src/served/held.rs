@@ -221,3 +221,16 @@ pub(super) fn attached(
         None => None,
     }
 }
+
+/// Puts the id a create names the thing it adds by into its body's id field (Twilio's
+/// `PhoneNumberSid` of a service's `/PhoneNumbers`): the item is that thing, its `sid` the one
+/// sent (one was made up, and a number added twice was two).
+pub(super) fn named_by_what_it_adds(op: &super::ops::ServedOp, call: &mut ResourceCall) {
+    if op.resource.kind == crate::server::resources::ResourceAction::Create
+        && let Some(body) = call.body.as_object_mut()
+        && !body.contains_key(op.resource.id_field)
+        && let Some(sent) = crate::server::resources::sent_as_its_id(&op.resource, body)
+    {
+        body.insert(op.resource.id_field.to_owned(), sent);
+    }
+}

@@ -21,9 +21,7 @@ use super::held::{
 use super::ops::{Served, ServedOp, TokenEndpoint};
 use super::params::{in_range, query, typed};
 use super::validate;
-use crate::server::resources::{
-    ResourceAction, ResourceCall, ResourceOp, ServiceSchema, ShapeSchema, Ty,
-};
+use crate::server::resources::{ResourceAction, ResourceCall, ServiceSchema, ShapeSchema, Ty};
 use crate::server::{Incoming, MAX_PAGE_SIZE, ServerError, documented_headers, new_request_id};
 
 fn segments(path: &str) -> Vec<String> {
@@ -305,6 +303,7 @@ async fn respond<'s>(
     // refused body, else a 409. An operation named or described as an upsert replaces
     // (Novu's `POST /v2/subscribers`: "if the subscriber already exists, it will be
     // updated"), unless the call asks it to fail then (its `failIfExists=true`).
+    super::held::named_by_what_it_adds(op, &mut call);
     // An attach by identifier answers (again: idempotent) the item it names, or refuses it.
     let attached = super::held::attached(served, op, &call.body);
     if (!upserts(&op.info) || asks_to_fail_if_held(&call))
@@ -555,7 +554,7 @@ fn inputs(
                     ResourceAction::Merge | ResourceAction::Replace => {
                         let value =
                             crate::server::resources::declared_keys_only(served.schema, ty, value);
-                        not_service_set(served.schema, &op.resource, value)
+                        validate::not_service_set(served.schema, &op.resource, value)
                     }
                     _ => value,
                 }
@@ -618,20 +617,6 @@ fn inputs(
         read_as: op.read_as,
         item_path: op.item_path,
     })
-}
-
-/// `body` of an update of the item `op` writes without the item's read-only fields (its id
-/// field aside, which names the item).
-fn not_service_set(schema: &ServiceSchema, op: &ResourceOp, body: Value) -> Value {
-    let Some(item) = crate::server::resources::item_type(schema, op).1 else {
-        return body;
-    };
-    let id = body.get(op.id_field).cloned();
-    let mut body = validate::without_read_only(schema, &item, body);
-    if let (Some(id), Some(map)) = (id, body.as_object_mut()) {
-        map.insert(op.id_field.to_owned(), id);
-    }
-    body
 }
 
 /// A form's fields (all text) as the body type's fields are typed: numbers and booleans

@@ -186,6 +186,24 @@ pub fn without_read_only(schema: &ServiceSchema, ty: &Ty, value: Value) -> Value
     }
 }
 
+/// `body` of an update of the item `op` writes without the item's read-only fields (its id
+/// field aside, which names the item).
+pub(super) fn not_service_set(
+    schema: &ServiceSchema,
+    op: &crate::server::resources::ResourceOp,
+    body: Value,
+) -> Value {
+    let Some(item) = crate::server::resources::item_type(schema, op).1 else {
+        return body;
+    };
+    let id = body.get(op.id_field).cloned();
+    let mut body = without_read_only(schema, &item, body);
+    if let (Some(id), Some(map)) = (id, body.as_object_mut()) {
+        map.insert(op.id_field.to_owned(), id);
+    }
+    body
+}
+
 /// `value` (a checked create body) with the `default` of each field it leaves out (Svix's
 /// endpoint `description`, `""` by default), in each object and list item it sends too: what
 /// the service takes then is what the item keeps and is answered with.

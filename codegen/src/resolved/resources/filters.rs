@@ -125,7 +125,8 @@ pub fn list_filters(service: &Service, op: &OperationInfo) -> Vec<(String, Strin
                 .filter(|f| !f.secret)
                 .map(|f| (f.wire.as_str(), &f.ty)),
         );
-    given
+    let mut filters: Vec<(String, String)> = given
+        .clone()
         .filter(|(wire, _)| !paging.contains(wire))
         .filter_map(|(wire, ty)| {
             let (named, operator) = filtered_field(wire);
@@ -170,7 +171,26 @@ pub fn list_filters(service: &Service, op: &OperationInfo) -> Vec<(String, Strin
             let kinds = (compared(field_ty) || (ordered && timed)) && compared(param_ty);
             (kinds && (ordered || !dated(field))).then(|| (wire.to_owned(), field.wire.clone()))
         })
-        .collect()
+        .collect();
+    // A search's text parameters (Textmagic's `GET /messages/search?ids=1,3&query=hello`):
+    // ids as text separated by commas pick the items of those ids; a query, the items any of
+    // whose text fields holds it (`*`, which the sandbox reads so). A search found them all.
+    if op.path.ends_with("/search") {
+        let id = items.iter().find(|f| f.wire == "id");
+        let taken: Vec<String> = filters.iter().map(|(p, _)| p.clone()).collect();
+        for (wire, ty) in given.filter(|(w, _)| !taken.iter().any(|p| p == w)) {
+            let text = matches!(ty, Ty::String);
+            if text
+                && super::names_ids(wire)
+                && let Some(id) = id
+            {
+                filters.push((wire.to_owned(), id.wire.clone()));
+            } else if text && matches!(loose(wire).as_str(), "q" | "query" | "search" | "term") {
+                filters.push((wire.to_owned(), "*".to_owned()));
+            }
+        }
+    }
+    filters
 }
 
 /// The field a query parameter filters on by its name, and how: the parameter's own name

@@ -48,7 +48,7 @@ pub use durable::{DIR_NAME, OpenError, store_path};
 pub use fill::fill;
 pub(crate) use fill::is_success_flag;
 use names::declared;
-pub(crate) use names::plain;
+pub(crate) use names::{plain, sent_as_its_id};
 pub(crate) use shape::declared_keys_only;
 pub use shape::failure_flags;
 pub(crate) use state::asks_for_descending;
@@ -718,14 +718,6 @@ impl Resources {
         mut body: Map<String, Value>,
     ) -> Result<(Map<String, Value>, Option<Ticket>), ServerError> {
         let (sendable, read_as) = (call.sendable, call.read_as.as_ref());
-        // The id the client gave: in the id field, or in the body's field named for the thing
-        // and its id (Twilio's `PhoneNumberSid` of a service's `/PhoneNumbers`: the number
-        // added is the item, its `sid` the one sent; another was made up).
-        if !body.contains_key(op.id_field)
-            && let Some(sent) = names::sent_as_its_id(op, &body)
-        {
-            body.insert(op.id_field.to_owned(), sent);
-        }
         let given = body.get(op.id_field).and_then(id_text);
         // Numbers where an integer path parameter names the items and the id field takes them.
         let integers =

@@ -92,7 +92,7 @@ pub(super) fn words_of(name: &str) -> Vec<String> {
 /// The text of the field of a create's `body` named for the collection's thing and the id
 /// field (`PhoneNumberSid` for the `sid` of `/PhoneNumbers`, `phone_number_id`): the id of the
 /// thing the create adds.
-pub(super) fn sent_as_its_id(
+pub(crate) fn sent_as_its_id(
     op: &super::ResourceOp,
     body: &serde_json::Map<String, serde_json::Value>,
 ) -> Option<serde_json::Value> {

@@ -355,15 +355,25 @@ pub(super) fn filtered<'i>(items: &'i [Item], op: &ResourceOp, query: &Value) ->
                 // `address` required, and `address=` listed none of them.
                 Value::Null => return None,
                 Value::String(s) if s.is_empty() => return None,
+                // Ids as text separated by commas (Textmagic's `ids=1,3`): any of them.
+                Value::String(s) if super::names::plain(param).ends_with("ids") => {
+                    s.split(',').map(|id| id.trim().to_owned()).collect()
+                }
                 one => vec![text(one)?],
             };
-            Some((*field, Operator::of(param), wanted))
+            // A search's query (`*`): any text field that holds it (see `list_filters`).
+            let operator = match *field {
+                "*" => Operator::Contains,
+                _ => Operator::of(param),
+            };
+            Some((*field, operator, wanted))
         })
         .collect();
     let matches = |item: &Item| {
         set.iter().all(|(field, operator, wanted)| {
             let passes = |have: String| wanted.iter().any(|w| operator.passes(&have, w));
             match item.value.get(*field) {
+                None if *field == "*" => item.value.values().filter_map(text).any(passes),
                 None if *field == op.id_field => passes(item.id.clone()),
                 // A list field matches by any of its values (Mandrill's `labels` by a `label`).
                 Some(Value::Array(values)) => values.iter().filter_map(text).any(passes),
