@@ -347,6 +347,31 @@ fn servers_named_per_path_give_the_base_url_and_operations_elsewhere_are_reporte
     );
 }
 
+/// Twilio Messaging's `GET /v1/Deactivations` answers only a 307 (to a file) with a body: the
+/// import kept no answer and said nothing.
+#[test]
+fn an_operation_that_answers_only_a_redirect_is_reported() {
+    let doc = json!({
+        "openapi": "3.0.3",
+        "info": { "title": "Found", "version": "1" },
+        "paths": { "/v1/Deactivations": { "get": { "operationId": "FetchDeactivation",
+            "responses": { "307": { "description": "redirect", "content": { "application/json": {
+                "schema": { "type": "object", "properties": { "redirect_to": { "type": "string" } } } } } } } } } }
+    });
+    let imported = import(&doc);
+    checked(&imported);
+    assert!(
+        imported
+            .report
+            .approximated
+            .iter()
+            .any(|f| f.pointer == "#/paths/~1v1~1Deactivations/get"
+                && f.reason.starts_with("answers only 307")),
+        "{}",
+        imported.report
+    );
+}
+
 /// Vonage's conversation document (v1) has its own server (`/v0.1`) and one operation with
 /// another (`PUT .../record`, at `/v1`): the operation was served at the document's in silence.
 #[test]

@@ -699,6 +699,13 @@ impl Converter<'_> {
                     .and_then(|r| r.keys().find(|k| k.eq_ignore_ascii_case("2XX")))
                     .map(|k| (200, k.clone()))
             });
+        // Only a redirect (Twilio's `GET /v1/Deactivations`, a 307 to a file): reported, not
+        // dropped in silence.
+        if success.is_none()
+            && let Some((code, _)) = codes.iter().find(|(c, _)| (300..=399).contains(c))
+        {
+            self.approximate(ptr, &format!("answers only {code}, a redirect the client follows: no answer of its own is imported"));
+        }
         let mut response = None;
         let mut status = Vec::new();
         let mut response_headers = Vec::new();
