@@ -1927,3 +1927,23 @@ components:
         imported.yaml
     );
 }
+
+/// A member of a `oneOf` that takes `null` itself (`{type: string, nullable: true}` beside a
+/// number and a boolean: Mailtrap's scalar values) makes a required field nullable: the
+/// `null` its answers hold did not decode.
+#[test]
+fn a_nullable_member_of_a_union_makes_the_field_nullable() {
+    let doc = r##"{"openapi":"3.0.1","info":{"title":"T","version":"1"},
+"paths":{"/fields":{"get":{"operationId":"getField",
+"responses":{"200":{"description":"ok","content":{"application/json":{
+"schema":{"$ref":"#/components/schemas/Field"}}}}}}}},
+"components":{"schemas":{"Field":{"type":"object","required":["value"],"properties":{
+"value":{"oneOf":[{"type":"string","nullable":true},{"type":"number"},{"type":"boolean"}]}}}}}}"##;
+    let imported = import_text(doc);
+    let service = checked(&imported.yaml);
+    let TypeKind::Object(fields) = kind(&service, "Field") else {
+        panic!("{}", imported.yaml)
+    };
+    let value = fields.iter().find(|f| f.wire == "value").unwrap();
+    assert!(value.nullable, "{}", imported.yaml);
+}

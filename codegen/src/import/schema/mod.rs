@@ -72,6 +72,12 @@ pub(crate) fn unwrap_nullable(schema: &Value) -> (Value, bool) {
         }
         for key in ["oneOf", "anyOf"] {
             if let Some(Value::Array(members)) = obj.get(key).cloned() {
+                // A member that takes `null` itself makes the whole nullable (Mailtrap's custom
+                // field value: `oneOf [{type: string, nullable: true}, number, boolean]`; the
+                // `null` a client sends to clear it was refused).
+                nullable |= members
+                    .iter()
+                    .any(|m| m.get("$ref").is_none() && unwrap_nullable(m).1);
                 let rest: Vec<Value> = members.iter().filter(|m| !is_null(m)).cloned().collect();
                 if rest.len() < members.len() {
                     nullable = true;
