@@ -1,5 +1,7 @@
 //! Helpers behind generated open tagged unions: decode by a tag field (the content beside it
-//! or under a content field), keep unknown variants whole, and encode back to the same shape.
+//! or under a content field), keep unknown variants whole, and encode back to the same shape;
+//! and behind untagged ones: try the variants in the order that fits the payload best
+//! ([`fit_order`]).
 //!
 //! Generated code implements `Serialize`/`Deserialize` for each union by calling
 //! [`split`], [`content`] and [`serialize`]; keeping the logic here keeps generated code thin.
@@ -124,6 +126,39 @@ pub fn serialize<S: Serializer, T: Serialize + ?Sized>(
             map.end()
         }
     }
+}
+
+/// The order in which to try the variants of an untagged union on `value`, best fit first.
+///
+/// `keys[i]` holds the wire names of variant `i`'s fields when it is an object (`None`
+/// otherwise). When `value` is an object, the object variants come first, those leaving
+/// fewest of its keys undeclared before the others, then those declaring fewest fields (the
+/// tightest fit), then in the order written; the other variants follow in theirs. So a payload
+/// is read as the variant that names what it holds, whatever the order the document wrote them
+/// in: Vonage's `{"request_id": "…", "status": "0"}` is its success answer, not the error
+/// answer that also has an `error_text`, and `{"status": "16", "error_text": "…"}` is the error.
+/// When `value` is no object, the order written. The rule is
+/// [`tidings_spec::untagged_fit_order`]'s.
+///
+/// ```
+/// let success: &[&str] = &["request_id", "status"];
+/// let error: &[&str] = &["request_id", "status", "error_text"];
+/// let keys = [Some(error), Some(success), None];
+/// let fit = |v| tidings_runtime::union::fit_order(&v, &keys);
+/// assert_eq!(fit(serde_json::json!({"request_id": "a1", "status": "0"})), [1, 0, 2]);
+/// assert_eq!(fit(serde_json::json!({"status": "2", "error_text": "Missing"})), [0, 1, 2]);
+/// assert_eq!(fit(serde_json::json!("text")), [0, 1, 2]);
+/// ```
+pub fn fit_order(value: &Value, keys: &[Option<&[&str]>]) -> Vec<usize> {
+    let present: Option<Vec<&str>> = value
+        .as_object()
+        .map(|map| map.keys().map(String::as_str).collect());
+    tidings_spec::untagged_fit_order(present.as_deref(), keys)
+}
+
+/// `value` read as `T`, or `None` when it does not fit.
+pub fn fits<T: DeserializeOwned>(value: &Value) -> Option<T> {
+    T::deserialize(value).ok()
 }
 
 #[cfg(test)]

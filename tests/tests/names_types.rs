@@ -180,7 +180,7 @@ async fn bad_dates_and_header_limits_are_refused_before_sending() {
 }
 
 #[tokio::test]
-async fn untagged_unions_take_the_first_variant_that_fits() {
+async fn untagged_unions_take_the_variant_that_fits() {
     let server = TestServer::start(|r| match r.path.as_str() {
         "/v1/answers/ok" => Reply::json(200, json!({ "id": "A1" })),
         "/v1/answers/err" => Reply::json(200, json!({ "error_code": 7, "message": "no" })),
@@ -206,6 +206,56 @@ async fn untagged_unions_take_the_first_variant_that_fits() {
     assert_eq!(
         serde_json::to_value(Answer::from(Success { id: "B".into() })).unwrap(),
         json!({ "id": "B" })
+    );
+}
+
+#[tokio::test]
+async fn an_object_is_read_as_the_untagged_variant_naming_its_keys() {
+    // Vonage's verify start answers success and refusal alike with a 200, untagged, nothing
+    // required, the refusal a success plus `error_text`: listed first, it took every success.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let server =
+        TestServer::start(
+            |_| match CALLS.fetch_add(1, std::sync::atomic::Ordering::SeqCst) {
+                0 => Reply::json(200, json!({ "request_id": "abc", "status": "0" })),
+                1 => Reply::json(
+                    200,
+                    json!({ "status": "2", "error_text": "Missing number" }),
+                ),
+                _ => Reply::json(200, json!([1, 2])),
+            },
+        )
+        .await;
+    let client = client(&server.url());
+    assert_eq!(
+        client.start_check().await.unwrap(),
+        Outcome::Started(Started {
+            request_id: Some("abc".into()),
+            status: Some("0".into()),
+        })
+    );
+    assert_eq!(
+        client.start_check().await.unwrap(),
+        Outcome::Refused(Refused {
+            request_id: None,
+            status: Some("2".into()),
+            error_text: Some("Missing number".into()),
+        })
+    );
+    // No object: no variant fits, kept whole.
+    assert_eq!(
+        client.start_check().await.unwrap(),
+        Outcome::Unknown(json!([1, 2]))
+    );
+    // Written as its content, either way.
+    assert_eq!(
+        serde_json::to_value(Outcome::from(Refused {
+            request_id: None,
+            status: Some("3".into()),
+            error_text: None,
+        }))
+        .unwrap(),
+        json!({ "status": "3" })
     );
 }
 

@@ -298,3 +298,38 @@ pub struct ResourceOp {
     /// parameter the request leaves out, or sends empty, filters nothing.
     pub filters: &'static [(&'static str, &'static str)],
 }
+
+/// The order in which to try the variants of an untagged union on a payload, best fit first.
+///
+/// `present` holds the payload's keys when it is an object (`None` otherwise); `keys[i]` the
+/// wire names of variant `i`'s fields when it is an object. For an object, the object variants
+/// come first: those leaving fewest of its keys undeclared, then those declaring fewest fields
+/// (the tightest fit), then in the order written; the other variants follow in theirs. For any
+/// other payload, the order written. One rule for the generated clients
+/// (`tidings_runtime::union::fit_order`), the import's fidelity check and the sandbox, so
+/// each reads a payload as the same variant.
+///
+/// ```
+/// let success: &[&str] = &["request_id", "status"];
+/// let error: &[&str] = &["request_id", "status", "error_text"];
+/// let keys = [Some(error), Some(success), None];
+/// let order = |present: &[&str]| tidings_spec::untagged_fit_order(Some(present), &keys);
+/// assert_eq!(order(&["request_id", "status"]), [1, 0, 2]);
+/// assert_eq!(order(&["status", "error_text"]), [0, 1, 2]);
+/// assert_eq!(tidings_spec::untagged_fit_order(None, &keys), [0, 1, 2]);
+/// ```
+pub fn untagged_fit_order(present: Option<&[&str]>, keys: &[Option<&[&str]>]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..keys.len()).collect();
+    let Some(present) = present else {
+        return order;
+    };
+    // Stable: ties keep the order written.
+    order.sort_by_key(|&i| match keys[i] {
+        Some(declared) => {
+            let undeclared = present.iter().filter(|k| !declared.contains(k)).count();
+            (false, undeclared, declared.len())
+        }
+        None => (true, 0, 0),
+    });
+    order
+}

@@ -53,7 +53,9 @@ pub(super) fn items<'a>(
                 let from = union_from_impls(t, variants, &aliases);
                 quote!(#def #from)
             }
-            TypeKind::Untagged { variants } => untagged_union(t, variants, settings, &aliases),
+            TypeKind::Untagged { variants } => {
+                untagged_union(service, t, variants, settings, &aliases)
+            }
         };
         // Checks run before sending: a type the client only receives has them for servers.
         let validate = t.checked.then(|| {
@@ -801,25 +803,40 @@ fn redacting_debug(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
     }
 }
 
-/// An untagged union: serde tries the variants in spec order and the first whose type fits
-/// wins; a payload that fits none is kept whole in `Unknown`.
+/// An untagged union: the variants are tried in spec order and the first whose type fits
+/// wins; with two object variants or more, an object payload tries them best fit first
+/// (`rt::union::fit_order`: the one naming what it holds). A payload that fits none is kept
+/// whole in `Unknown`.
 fn untagged_union(
+    service: &Service,
     t: &TypeInfo,
     variants: &[VariantInfo],
     settings: &Settings,
     aliases: &super::alias::TypeAliases,
 ) -> TokenStream {
-    let doc_text = own_doc_then(
-        t,
-        "Untagged: decoded as the first variant whose shape fits, in the order listed; a \
-         payload that fits none decodes as `Unknown`, kept whole.",
-    );
-    let doc = settings.item_docs(Some(&doc_text), "", t.source);
-    let name = format_ident!("{}", t.name);
     let types: Vec<Option<Ty>> = variants
         .iter()
         .map(|v| v.ty.as_deref().and_then(|ty| Ty::parse(ty).ok()))
         .collect();
+    let keys = crate::resolved::untagged_keys(variants, |name| {
+        service.types.iter().find(|t| t.name == name)
+    });
+    let best_fit = keys.is_some();
+    let doc_text = own_doc_then(
+        t,
+        if best_fit {
+            "Untagged: an object is decoded as the object variant naming most of its keys (of \
+             those that fit, the one leaving fewest keys undeclared, then the one declaring \
+             fewest fields, then the first listed); any other payload as the first variant \
+             whose shape fits, in the order listed. A payload that fits none decodes as \
+             `Unknown`, kept whole."
+        } else {
+            "Untagged: decoded as the first variant whose shape fits, in the order listed; a \
+             payload that fits none decodes as `Unknown`, kept whole."
+        },
+    );
+    let doc = settings.item_docs(Some(&doc_text), "", t.source);
+    let name = format_ident!("{}", t.name);
     let defs = variants.iter().zip(&types).map(|(v, ty)| {
         let vdoc = settings.member_docs(v.doc.as_deref(), v.source, t.source);
         let id = format_ident!("{}", v.rust);
@@ -873,6 +890,64 @@ fn untagged_union(
                 #text
             })
         });
+    // Two object variants or more: written as its content, read best fit first.
+    if let Some(keys) = keys {
+        let keys = keys.iter().map(|k| match k {
+            Some(k) => quote!(Some(&[#(#k),*])),
+            None => quote!(None),
+        });
+        let tries = variants.iter().enumerate().map(|(i, v)| {
+            let id = format_ident!("{}", v.rust);
+            quote!(#i => rt::union::fits(&whole).map(Self::#id),)
+        });
+        let writes = variants.iter().map(|v| {
+            let id = format_ident!("{}", v.rust);
+            quote!(Self::#id(content) => ::serde::Serialize::serialize(content, serializer),)
+        });
+        let (ser_gate, de_gate) = (
+            settings.server_gate(t.flow.sent),
+            settings.server_gate(t.flow.received),
+        );
+        return quote! {
+            #doc
+            #[derive(Debug, Clone, PartialEq)]
+            #[non_exhaustive]
+            #[allow(clippy::large_enum_variant)]
+            pub enum #name {
+                #(#defs)*
+                /// A payload that fits no variant, as received.
+                Unknown(::serde_json::Value),
+            }
+            #(#from)*
+
+            #ser_gate
+            impl ::serde::Serialize for #name {
+                fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                    match self {
+                        #(#writes)*
+                        Self::Unknown(value) => ::serde::Serialize::serialize(value, serializer),
+                    }
+                }
+            }
+
+            #de_gate
+            impl<'de> ::serde::Deserialize<'de> for #name {
+                fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                    let whole = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
+                    for i in rt::union::fit_order(&whole, &[#(#keys),*]) {
+                        let found = match i {
+                            #(#tries)*
+                            _ => None,
+                        };
+                        if let Some(found) = found {
+                            return Ok(found);
+                        }
+                    }
+                    Ok(Self::Unknown(whole))
+                }
+            }
+        };
+    }
     let (derives, gated) = settings.serde_derives(t.flow);
     quote! {
         #doc

@@ -290,9 +290,24 @@ impl Interpreter<'_> {
                 // Collecting, a variant read with disagreements is a poor fit: a later one
                 // the example fits as it is wins (Customer.io's object `identify` is not
                 // the person `identify` short of its `id`); else the first read at all.
+                // Tried in the order the generated code tries them: an object best fit first
+                // when two variants or more are objects.
+                let types = &self.types;
+                let order =
+                    match crate::resolved::untagged_keys(variants, |n| types.get(n).copied()) {
+                        Some(keys) => {
+                            let keys: Vec<Option<&[&str]>> =
+                                keys.iter().map(Option::as_deref).collect();
+                            let present: Option<Vec<&str>> = v
+                                .as_object()
+                                .map(|m| m.keys().map(String::as_str).collect());
+                            tidings_spec::untagged_fit_order(present.as_deref(), &keys)
+                        }
+                        None => (0..variants.len()).collect(),
+                    };
                 let before = self.blamed.clone();
                 let mut first = None;
-                for variant in variants {
+                for variant in order.iter().map(|&i| &variants[i]) {
                     let Some(vty) = variant.ty.as_deref().and_then(|t| Ty::parse(t).ok()) else {
                         continue;
                     };

@@ -25,7 +25,7 @@ pub use tidings_spec::{
 pub(crate) use types::BUILTINS;
 pub use types::{
     ADDITIONAL_FIELD, Constraints, FieldInfo, Flow, NameKind, RuleInfo, Ty, TypeInfo, TypeKind,
-    ValueInfo, VariantInfo, rust_name,
+    ValueInfo, VariantInfo, rust_name, untagged_keys,
 };
 pub use webhooks::{SignatureInfo, WebhookTypeInfo};
 pub use websocket::{MessageInfo, WebSocketInfo};

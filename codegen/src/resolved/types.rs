@@ -237,3 +237,24 @@ pub struct VariantInfo {
     /// Where it comes from.
     pub source: Source,
 }
+
+/// The wire names of each untagged variant's fields where its type is an object (`None` for
+/// another type), when two variants or more are objects: then a client reads an object payload
+/// as the variant that fits it best ([`tidings_spec::untagged_fit_order`]). `None` when fewer
+/// are (the variants are tried in the order written). `named` finds a type by name.
+pub fn untagged_keys<'a>(
+    variants: &[VariantInfo],
+    named: impl Fn(&str) -> Option<&'a TypeInfo>,
+) -> Option<Vec<Option<Vec<&'a str>>>> {
+    let keys: Vec<Option<Vec<&'a str>>> = variants
+        .iter()
+        .map(|v| match Ty::parse(v.ty.as_deref()?).ok()? {
+            Ty::Named(name) => match &named(&name)?.kind {
+                TypeKind::Object(fields) => Some(fields.iter().map(|f| f.wire.as_str()).collect()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    (keys.iter().flatten().count() >= 2).then_some(keys)
+}

@@ -99,9 +99,11 @@ impl Converter<'_> {
         self.untagged(key, members, s, ptr, hint, depth)
     }
 
-    /// A `oneOf`/`anyOf` without a discriminator: an untagged union whose variants are tried
-    /// in the order written, the first that fits winning (OpenAPI's `oneOf` asks for exactly
-    /// one match; the spec cannot say that, so it is reported).
+    /// A `oneOf`/`anyOf` without a discriminator: an untagged union, its variants in the order
+    /// written. A client reads an object as the object variant naming most of its keys
+    /// (`tidings_runtime::union::fit_order`), so the order matters only between equals
+    /// (OpenAPI's `oneOf` asks for exactly one match; the spec cannot say that, so it is
+    /// reported).
     pub(super) fn untagged(
         &mut self,
         key: &str,
@@ -157,11 +159,10 @@ impl Converter<'_> {
             );
             return Ok("json".into());
         }
-        let variants = self.most_specific_first(variants, ptr);
         self.approximate(
             ptr,
             &format!(
-                "{key} without a discriminator: an untagged union, the first variant that fits wins"
+                "{key} without a discriminator: an untagged union, read as the variant that fits best (an object: the one naming most of its keys)"
             ),
         );
         self.types.insert(
@@ -176,51 +177,6 @@ impl Converter<'_> {
             },
         );
         Ok(name)
-    }
-
-    /// The variants, an object variant whose fields include every field of an earlier one
-    /// and more moved before it (reported): tried first, the earlier one would take the
-    /// payloads meant for it and drop the fields it lacks (Twilio's A2P campaign: a `v2` with
-    /// `privacy_policy_url` after a `v1` without it). Others keep the order written.
-    fn most_specific_first(&mut self, variants: Vec<VariantOut>, ptr: &str) -> Vec<VariantOut> {
-        let fields: Vec<Option<BTreeSet<&str>>> = variants
-            .iter()
-            .map(|v| match v.ty.as_deref().and_then(|t| self.types.get(t)) {
-                Some(TypeOut::Object { fields, .. }) => {
-                    Some(fields.iter().map(|f| f.wire.as_str()).collect())
-                }
-                _ => None,
-            })
-            .collect();
-        let mut order: Vec<usize> = Vec::with_capacity(variants.len());
-        for i in 0..variants.len() {
-            let narrower = order.iter().position(|&j| match (&fields[j], &fields[i]) {
-                (Some(earlier), Some(this)) => {
-                    earlier.len() < this.len() && earlier.is_subset(this)
-                }
-                _ => false,
-            });
-            match narrower {
-                Some(at) => order.insert(at, i),
-                None => order.push(i),
-            }
-        }
-        if order.iter().enumerate().all(|(at, &i)| at == i) {
-            return variants;
-        }
-        let names: Vec<String> = order
-            .iter()
-            .map(|&i| format!("`{}`", variants[i].tag))
-            .collect();
-        self.approximate(
-            ptr,
-            &format!(
-                "variants tried in the order {}: one with every field of another and more goes first (the narrower one would drop its extra fields)",
-                names.join(", ")
-            ),
-        );
-        let mut slots: Vec<Option<VariantOut>> = variants.into_iter().map(Some).collect();
-        order.iter().filter_map(|&i| slots[i].take()).collect()
     }
 
     /// The variant of a union whose member is the union's base: an object of the base's

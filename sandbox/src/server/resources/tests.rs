@@ -5,6 +5,7 @@ use serde_json::json;
 
 mod answers;
 mod durable;
+mod fill;
 mod shown;
 mod times;
 mod wrapped;
