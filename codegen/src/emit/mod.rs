@@ -19,6 +19,7 @@ mod object_serde;
 mod server;
 mod service;
 mod types;
+mod untagged;
 mod webhooks;
 mod websocket;
 
@@ -343,6 +344,26 @@ fn file_name(path: &str) -> String {
         Some(i) => p[i..].to_owned(),
         None => p.rsplit('/').next().unwrap_or(&p).to_owned(),
     }
+}
+
+/// Appends `more` to `text` as a paragraph of its own.
+pub(super) fn push_paragraph(text: &mut String, more: &str) {
+    if !text.is_empty() {
+        text.push_str("\n\n");
+    }
+    text.push_str(more);
+}
+
+/// A type's own doc, trimmed, then a paragraph the emitter adds.
+pub(super) fn own_doc_then(t: &crate::resolved::TypeInfo, more: &str) -> String {
+    let mut text = t
+        .doc
+        .as_deref()
+        .map(str::trim)
+        .unwrap_or_default()
+        .to_owned();
+    push_paragraph(&mut text, more);
+    text
 }
 
 /// `#[doc = "..."]` attributes, one per line, so prettyplease prints `///` comments; nothing for
