@@ -1952,3 +1952,69 @@ fn a_nullable_member_of_a_union_makes_the_field_nullable() {
     let value = fields.iter().find(|f| f.wire == "value").unwrap();
     assert!(value.nullable, "{}", imported.yaml);
 }
+
+#[test]
+fn the_one_error_shape_written_in_place_is_the_services_unless_another_differs() {
+    let doc = |second: &str| {
+        format!(
+            r##"
+openapi: 3.0.1
+info: {{ title: T, version: "1" }}
+paths:
+  /a:
+    post:
+      operationId: make_a
+      responses:
+        "201": {{ description: ok }}
+        "429":
+          description: limited
+          headers: {{ Access-Control-Allow-Origin: {{ schema: {{ type: string }} }} }}
+          content:
+            application/json:
+              schema:
+                type: object
+                properties: {{ code: {{ type: integer }}, message: {{ type: string }}, more_info: {{ type: string }}, status: {{ type: integer }} }}
+  /b:
+    get:
+      operationId: get_b
+      responses:
+        "200": {{ description: ok }}
+{second}
+"##
+        )
+    };
+    let imported = import_text(&doc(""));
+    let service = checked(&imported.yaml);
+    let errors = service.errors.as_ref().expect("an errors section");
+    assert_eq!(
+        errors.ty.as_ref().map(ToString::to_string).as_deref(),
+        Some("Error")
+    );
+    assert!(
+        imported
+            .report
+            .inferred
+            .iter()
+            .any(|f| f.reason.contains("the one error shape the document shows")),
+        "{}",
+        imported.report
+    );
+    // CORS headers are no error details.
+    assert!(
+        !imported.yaml.contains("Access-Control-Allow-Origin"),
+        "{}",
+        imported.yaml
+    );
+    // A second shape in place: neither is the service's.
+    let other = r#"        "404":
+          description: missing
+          content:
+            application/json:
+              schema: { type: object, properties: { error: { type: string } } }"#;
+    let imported = import_text(&doc(other));
+    assert!(
+        checked(&imported.yaml).errors.is_none(),
+        "{}",
+        imported.yaml
+    );
+}

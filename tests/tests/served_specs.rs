@@ -10641,3 +10641,76 @@ async fn a_made_credential_takes_the_form_of_a_field_named_like_it() {
     );
     served.shutdown().await;
 }
+
+#[tokio::test]
+async fn the_one_error_shape_a_document_writes_in_place_is_every_errors() {
+    // Twilio's Verify: `{code, message, more_info, status}` written in place on one `429` of
+    // 57 operations, nothing required. The sandbox answered every other error in a shape of
+    // its own (`{"error": {...}}`), where Twilio's clients read `code` and `status`.
+    let document = r##"{
+  "openapi": "3.0.1",
+  "info": {"title": "Verify", "version": "1"},
+  "components": {"securitySchemes": {"basicAuth": {"type": "http", "scheme": "basic"}}},
+  "security": [{"basicAuth": []}],
+  "paths": {
+    "/v2/Services": {
+      "post": {
+        "operationId": "CreateService",
+        "requestBody": {"content": {"application/x-www-form-urlencoded": {"schema": {
+          "type": "object", "required": ["FriendlyName"],
+          "properties": {"FriendlyName": {"type": "string"}}}}}},
+        "responses": {
+          "201": {"description": "Created", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/service"}}}},
+          "429": {"description": "Too many", "content": {"application/json": {
+            "schema": {"type": "object", "properties": {
+              "code": {"type": "integer", "format": "int32"},
+              "message": {"type": "string"},
+              "more_info": {"type": "string"},
+              "status": {"type": "integer", "format": "int32"}}},
+            "examples": {"limited": {"value": {"code": 20429, "message": "Too many requests", "more_info": "https://www.twilio.com/docs/errors/20429", "status": 429}}}}},
+            "headers": {"Access-Control-Allow-Origin": {"schema": {"type": "string"}}}}
+        }
+      }
+    },
+    "/v2/Services/{Sid}": {
+      "get": {
+        "operationId": "FetchService",
+        "parameters": [{"name": "Sid", "in": "path", "required": true, "schema": {"type": "string"}}],
+        "responses": {"200": {"description": "OK", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/service"}}}}}
+      }
+    }
+  }
+}"##;
+    let document = document.replace(
+        r#""components": {"#,
+        r#""components": {"schemas": {"service": {"type": "object", "properties": {"sid": {"type": "string"}, "friendly_name": {"type": "string"}}}},"#,
+    );
+    let (served, _dir) = serve_document(&document, "verify.json", "verify").await;
+    let auth = basic_auth(&served);
+    let key = ("authorization", auth.as_str());
+    let (status, missing) = call_json(&served, key, "GET", "/v2/Services/VA404", None).await;
+    assert_eq!(status, 404, "{missing}");
+    assert_eq!(missing["status"], 404, "{missing}");
+    assert!(missing["code"].is_i64(), "{missing}");
+    assert!(
+        missing["message"].as_str().is_some_and(|m| !m.is_empty()),
+        "{missing}"
+    );
+    assert!(missing.get("error").is_none(), "{missing}");
+    let (status, refused) = post_form(&served, &auth, "/v2/Services", &[]).await;
+    assert_eq!(status, 422, "{refused}");
+    assert_eq!(refused["status"], 422, "{refused}");
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .contains("FriendlyName"),
+        "{refused}"
+    );
+    let (status, unknown) = post_form(&served, "Basic bm86bm8=", "/v2/Services", &[]).await;
+    assert_eq!(
+        (status, &unknown["status"]),
+        (401, &serde_json::json!(401)),
+        "{unknown}"
+    );
+}

@@ -4,7 +4,7 @@
 use super::*;
 
 /// Field names an error body keeps its code under, most likely first.
-const ERROR_CODE_NAMES: &[&str] = &[
+pub(super) const ERROR_CODE_NAMES: &[&str] = &[
     "code",
     "error_code",
     "errorCode",
@@ -22,7 +22,7 @@ const ERROR_CODE_NAMES: &[&str] = &[
 const WEAK_ERROR_CODE_NAMES: &[&str] = &["messageId", "errorId", "type", "name"];
 
 /// Field names an error body keeps its message under, most likely first.
-const ERROR_MESSAGE_NAMES: &[&str] = &[
+pub(super) const ERROR_MESSAGE_NAMES: &[&str] = &[
     "message",
     "error_message",
     "errorMessage",
@@ -63,15 +63,15 @@ const MAX_ERROR_HEADERS: usize = 16;
 type ErrorType = (String, Option<String>, Option<String>);
 
 /// One documented error answer of an imported operation.
-struct ErrorAnswer {
+pub(super) struct ErrorAnswer {
     /// Index of the operation in `Converter::ops`.
     op: usize,
     /// The status key as the spec writes it (`404`, `4XX`, `default`).
     key: String,
     /// The component its JSON schema refers to.
-    schema: Option<String>,
+    pub(super) schema: Option<String>,
     /// Its JSON schema when written in place (not a `$ref`), with its pointer.
-    inline: Option<(Value, String)>,
+    pub(super) inline: Option<(Value, String)>,
     /// Its documented headers that carry error details, as the document spells them.
     headers: Vec<String>,
     /// Where its examples keep code and message, when it has examples and no schema
@@ -85,7 +85,7 @@ struct ErrorAnswer {
     /// why it is not kept, when it is not an object or is too large.
     example: Option<Result<serde_json::Map<String, Value>, String>>,
     /// Its JSON pointer.
-    pointer: String,
+    pub(super) pointer: String,
 }
 
 /// The components a union schema's members refer to, in order (empty for anything else).
@@ -327,6 +327,8 @@ impl Converter<'_> {
                             !name.is_empty() && name.bytes().all(crate::check::is_header_name_byte);
                         valid
                             && !NOT_DETAIL_HEADERS.contains(&lower.as_str())
+                            // CORS headers (Twilio's on every answer) describe the answer.
+                            && !lower.starts_with("access-control-")
                             && !lower.contains("ratelimit")
                             && !lower.contains("rate-limit")
                             && !self.auth_headers.contains(&lower)
@@ -367,7 +369,11 @@ impl Converter<'_> {
     }
 
     /// Where error type `ty` keeps its code and message, each inference reported at `ptr`.
-    fn error_paths_of(&mut self, ty: &str, ptr: &str) -> (Option<String>, Option<String>) {
+    pub(super) fn error_paths_of(
+        &mut self,
+        ty: &str,
+        ptr: &str,
+    ) -> (Option<String>, Option<String>) {
         // An RFC 9457 problem (`type`, `title`, `detail`, `status`) names its kind by the
         // `type` URI and explains it in `detail` (else `title`).
         let problem = self.is_problem_details(ty);
@@ -496,10 +502,23 @@ impl Converter<'_> {
             let ty = self.component(b).ok()?;
             matches!(self.types.get(&ty), Some(TypeOut::Object { .. })).then_some(ty)
         });
-        let section = match (&best, &best_ty) {
-            (Some(best), Some(ty)) => Some(self.service_errors(best, &ty.clone())),
+        let mut section = match (&best, &best_ty) {
+            (Some(best), Some(ty)) => {
+                let at = format!("/components/schemas/{}", document::escape(best));
+                Some(self.service_errors(&at, &ty.clone()))
+            }
             _ => None,
         };
+        // No component: the one shape written in place, when every such answer has it
+        // (Twilio's `{code, message, more_info, status}`, on one 429 of Verify's 57
+        // operations), is the service's.
+        let mut shown_in_place = false;
+        if section.is_none()
+            && let Some(node) = self.one_shape_in_place(&answers)
+        {
+            section = Some(node);
+            shown_in_place = true;
+        }
         let service_schema = best.filter(|_| best_ty.is_some());
         // Paths of each other error type, inferred once.
         let mut paths: BTreeMap<String, Option<ErrorType>> = BTreeMap::new();
@@ -557,8 +576,9 @@ impl Converter<'_> {
             });
             // Nothing but the service's body: kept only for an example of its own (Slack's
             // `channel_not_found` of `conversations.info`, `name_taken` of `.create`).
+            let inline = a.inline.as_ref().filter(|_| !shown_in_place);
             let only_for_example = own_schema.is_none()
-                && a.inline.is_none()
+                && inline.is_none()
                 && a.headers.is_empty()
                 && example_paths.is_none();
             if only_for_example && !matches!(a.example, Some(Ok(_))) {
@@ -566,7 +586,7 @@ impl Converter<'_> {
                 continue;
             }
             let mut body = Node::map();
-            if let Some((schema, at)) = &a.inline {
+            if let Some((schema, at)) = inline {
                 // A schema in place: its own type, named after the operation and status.
                 let hint = format!(
                     "{}Error{}",
@@ -624,8 +644,10 @@ impl Converter<'_> {
                         detail: None,
                     });
                 }
-            } else if let Some(schema) = &service_schema
-                && a.schema.as_ref() == Some(schema)
+            } else if shown_in_place
+                || service_schema
+                    .as_ref()
+                    .is_some_and(|schema| a.schema.as_ref() == Some(schema))
             {
                 // The service's body, with headers of its own: the same paths.
                 for key in ["type", "code", "message"] {
@@ -780,32 +802,6 @@ impl Converter<'_> {
             }
         }
         body
-    }
-
-    /// The service's `errors` section for error schema `best`, imported as `ty`.
-    fn service_errors(&mut self, best: &str, ty: &str) -> Node {
-        let schema_ptr = self.pointer(&format!("/components/schemas/{}", document::escape(best)));
-        let (code, message) = self.error_paths_of(ty, &schema_ptr);
-        let mut node = Node::map();
-        node.set("type", Node::str(ty));
-        for (key, path, default) in [
-            ("code", code, crate::resolved::defaults::ERROR_CODE_PATH),
-            (
-                "message",
-                message,
-                crate::resolved::defaults::ERROR_MESSAGE_PATH,
-            ),
-        ] {
-            let path = path.unwrap_or_else(|| "none".to_owned());
-            if path != default {
-                node.set(key, Node::str(path));
-            }
-        }
-        self.provenance(
-            &mut node,
-            &format!("/components/schemas/{}", document::escape(best)),
-        );
-        node
     }
 
     /// Whether error type `ty` is an RFC 9457 problem: `type`, `title` or `detail`, and

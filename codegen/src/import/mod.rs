@@ -33,6 +33,7 @@ mod answers;
 mod bundle;
 mod checked;
 mod document;
+mod error_shape;
 mod errors;
 mod example_schema;
 mod example_types;

@@ -256,6 +256,7 @@ impl ErrorShape {
                 let keeps_message = self.written.1.is_some();
                 refusal_in(schema, ty, &mut filled, &given, &parts, keeps_message);
                 the_status_in(&mut filled, &given, status, path);
+                status_where_asked(schema, ty, &mut filled, status);
                 examples::this_request(&mut filled, &parts);
                 object.extend(filled);
             }
@@ -443,6 +444,31 @@ fn the_status_in(
     let reason = status.canonical_reason().unwrap_or("error");
     for (key, value) in filled.iter_mut() {
         no_name_as_text(key, value, reason, path, 0);
+    }
+}
+
+/// Adds the answer's `status` under each optional integer field of the error type named like a
+/// status that is absent (Twilio's `status`, documented, not required): a value the sandbox
+/// knows, not one made up.
+fn status_where_asked(
+    schema: &ServiceSchema,
+    ty: &Ty,
+    filled: &mut Map<String, Value>,
+    status: axum::http::StatusCode,
+) {
+    let fields = match ty {
+        Ty::Named(name) => match schema.named(name).map(|t| t.shape) {
+            Some(ShapeSchema::Object(fields)) => fields,
+            _ => return,
+        },
+        _ => return,
+    };
+    for f in fields {
+        if f.ty == Ty::Integer && STATUS_NAMES.contains(&f.name) {
+            filled
+                .entry(f.name)
+                .or_insert_with(|| Value::from(status.as_u16()));
+        }
     }
 }
 
