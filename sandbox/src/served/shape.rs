@@ -23,6 +23,9 @@ use crate::server::Refusal;
 use crate::server::resources::{ServiceSchema, ShapeSchema, Ty, failure_flags, fill};
 
 mod examples;
+mod status;
+
+use status::{status_where_asked, the_status_in};
 
 /// Largest error body rewritten (a sandbox's own error bodies are far smaller).
 const MAX_ERROR_BODY: usize = 64 * 1024;
@@ -405,109 +408,6 @@ fn words_for(schema: &ServiceSchema, ty: &Ty, message: &str) -> Value {
             fill(schema, ty, Some(&Value::Object(given)), 1, None)
         }
         other => fill(schema, other, None, 1, None),
-    }
-}
-
-/// Names of a field that repeats the answer's HTTP status (Twilio's `status`, Novu's and Ably's
-/// `statusCode`, ClickSend's `http_code`).
-const STATUS_NAMES: &[&str] = &[
-    "status",
-    "statusCode",
-    "status_code",
-    "StatusCode",
-    "http_code",
-    "httpCode",
-    "httpStatus",
-    "http_status",
-    "httpStatusCode",
-];
-
-/// Sets each numeric field of `filled` named like a status ([`STATUS_NAMES`]) that `given` (what
-/// the gateway wrote) does not have to the answer's `status`: made up, it said 0.
-/// Text made up as its field's name (`"title": "title"`, Telnyx's errors; Mandrill's
-/// `"status": "status"`) says the status's reason instead (`Not Found`), `error` for a
-/// status field, or the request's `path` for a field that says where ([`PATH_NAMES`]).
-fn the_status_in(
-    filled: &mut Map<String, Value>,
-    given: &Value,
-    status: axum::http::StatusCode,
-    path: &str,
-) {
-    for (key, value) in filled.iter_mut() {
-        if value.is_number()
-            && STATUS_NAMES.contains(&key.as_str())
-            && given.get(key.as_str()).is_none()
-        {
-            *value = Value::from(status.as_u16());
-        }
-    }
-    let reason = status.canonical_reason().unwrap_or("error");
-    for (key, value) in filled.iter_mut() {
-        no_name_as_text(key, value, reason, path, 0);
-    }
-}
-
-/// Adds the answer's `status` under each optional integer field of the error type named like a
-/// status that is absent (Twilio's `status`, documented, not required): a value the sandbox
-/// knows, not one made up.
-fn status_where_asked(
-    schema: &ServiceSchema,
-    ty: &Ty,
-    filled: &mut Map<String, Value>,
-    status: axum::http::StatusCode,
-) {
-    let fields = match ty {
-        Ty::Named(name) => match schema.named(name).map(|t| t.shape) {
-            Some(ShapeSchema::Object(fields)) => fields,
-            _ => return,
-        },
-        _ => return,
-    };
-    for f in fields {
-        if f.ty == Ty::Integer && STATUS_NAMES.contains(&f.name) {
-            filled
-                .entry(f.name)
-                .or_insert_with(|| Value::from(status.as_u16()));
-        }
-    }
-}
-
-/// Names of a field of an error that says where it happened (Novu's `path`, RFC 9457's
-/// `instance`): the request's path.
-const PATH_NAMES: &[&str] = &[
-    "path",
-    "instance",
-    "request_path",
-    "requestPath",
-    "endpoint",
-];
-
-/// [`the_status_in`]'s text named after its field, through nested objects and lists.
-fn no_name_as_text(key: &str, value: &mut Value, reason: &str, path: &str, depth: usize) {
-    if depth > 4 {
-        return;
-    }
-    match value {
-        Value::String(text) if text == key => {
-            *text = if STATUS_NAMES.contains(&key) {
-                "error".to_owned()
-            } else if PATH_NAMES.contains(&key) {
-                path.to_owned()
-            } else {
-                reason.to_owned()
-            };
-        }
-        Value::Object(map) => {
-            for (k, v) in map.iter_mut() {
-                no_name_as_text(k, v, reason, path, depth + 1);
-            }
-        }
-        Value::Array(items) => {
-            for v in items {
-                no_name_as_text(key, v, reason, path, depth + 1);
-            }
-        }
-        _ => {}
     }
 }
 
