@@ -10714,3 +10714,106 @@ async fn the_one_error_shape_a_document_writes_in_place_is_every_errors() {
         "{unknown}"
     );
 }
+
+#[tokio::test]
+async fn a_documents_callback_is_its_webhook_delivered_as_its_payload_type() {
+    // Zenvia documents its webhook only as the subscription's `callbacks.onEvent` (a union of
+    // message and status events told apart by `type`); the import skipped it, so `--spec`
+    // had no webhook to deliver and a client no type to read one with.
+    let document = r##"
+openapi: 3.0.3
+info: { title: Subscriptions, version: "1" }
+components:
+  securitySchemes: { key: { type: apiKey, in: header, name: X-API-TOKEN } }
+  callbacks:
+    event:
+      "{$request.body#/webhook/url}":
+        post:
+          requestBody:
+            content:
+              application/json:
+                schema: { $ref: "#/components/schemas/Event" }
+          responses: { "200": { description: ok } }
+  schemas:
+    Event:
+      type: object
+      required: [type, id]
+      properties:
+        type: { type: string, enum: [MESSAGE, MESSAGE_STATUS] }
+        id: { type: string }
+        status: { type: string }
+security: [{ key: [] }]
+paths:
+  /subscriptions:
+    post:
+      operationId: createSubscription
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties: { webhook: { type: object, properties: { url: { type: string } } } }
+      responses: { "201": { description: created } }
+      callbacks: { onEvent: { $ref: "#/components/callbacks/event" } }
+  /subscriptions/{id}:
+    put:
+      operationId: updateSubscription
+      parameters: [{ name: id, in: path, required: true, schema: { type: string } }]
+      responses: { "200": { description: ok } }
+      callbacks: { onEvent: { $ref: "#/components/callbacks/event" } }
+"##;
+    use tidings_codegen::import::{ImportOptions, import_openapi};
+    let imported =
+        import_openapi(document, &ImportOptions::new("subs", "subs.yaml"), None).unwrap();
+    // One webhook, though two operations name it; nothing skipped.
+    assert!(
+        imported
+            .yaml
+            .contains("events:\n  webhook:\n    type: Event"),
+        "{}",
+        imported.yaml
+    );
+    assert!(
+        !imported
+            .report
+            .skipped
+            .iter()
+            .any(|f| f.pointer.contains("callbacks")),
+        "{}",
+        imported.report
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("subs.yaml");
+    std::fs::write(&path, &imported.yaml).unwrap();
+    let (hooks, mut deliveries) = receiver().await;
+    let mut config = ServeConfig::default();
+    config.webhook_url = Some(hooks.clone());
+    let served = ServedService::start(load(&path).unwrap().remove(0), config)
+        .await
+        .unwrap();
+    let key = served.credential("api_key").unwrap().to_owned();
+    let trigger = |payload: serde_json::Value| {
+        tidings_runtime::reqwest::Client::new()
+            .post(format!("{}/__sandbox/webhooks/webhook", served.base_url()))
+            .header("X-API-TOKEN", &key)
+            .json(&payload)
+            .send()
+    };
+    let event = serde_json::json!({"type": "MESSAGE_STATUS", "id": "ev1", "status": "DELIVERED"});
+    assert_eq!(trigger(event.clone()).await.unwrap().status(), 202);
+    let (_, headers, body) =
+        tokio::time::timeout(std::time::Duration::from_secs(10), deliveries.recv())
+            .await
+            .unwrap()
+            .unwrap();
+    assert_eq!(headers["content-type"], "application/json");
+    assert_eq!(
+        serde_json::from_slice::<serde_json::Value>(&body).unwrap(),
+        event
+    );
+    // What the payload type refuses is not delivered.
+    let refused = trigger(serde_json::json!({"type": "MESSAGE"}))
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 422);
+}

@@ -212,8 +212,8 @@ pub fn fidelity_report(
         operations_in_document: r.operations_in_document,
         operations_imported: r.operations_imported,
         operations_skipped: r.skipped_operations().map(located).collect(),
-        // The parts skipped inside what was imported (WhatsApp's `callbacks`: its webhook,
-        // told only in the text report).
+        // The parts skipped inside what was imported (a webhook whose payload is not JSON
+        // or a form, told only in the text report).
         parts_skipped: r
             .skipped
             .iter()

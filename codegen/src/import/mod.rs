@@ -2,7 +2,7 @@
 //! every item marked as imported (its document and JSON pointer) and what OpenAPI cannot say
 //! (rate limits, retries, timeouts, idempotency, webhook signing) written as `not_shown`.
 //!
-//! What the spec language cannot express (cookie parameters, callbacks, `HEAD`, object query
+//! What the spec language cannot express (cookie parameters, `HEAD`, object query
 //! parameters in styles other than exploded `form` and `deepObject`...) is skipped, and what it says only approximately (credential names of HTTP
 //! Basic, untagged unions, renamed wire names, webhooks without a signature) is imported and
 //! reported; both are listed in the [`Report`] with their JSON pointer and reason. The result always passes [`crate::check`]: the importer

@@ -837,18 +837,7 @@ impl Converter<'_> {
                 "\n\nDeprecated."
             });
         }
-        // An empty `callbacks: {}` (Knock writes one on every operation) holds nothing lost.
-        if op
-            .get("callbacks")
-            .is_some_and(|c| c.as_object().is_none_or(|m| !m.is_empty()))
-        {
-            self.skip(
-                &format!("{ptr}/callbacks"),
-                "needs spec construct: callbacks",
-                None,
-            );
-        }
-
+        // Its `callbacks` are webhooks (`webhooks.rs`).
         // 200 goes without saying where there is an answer (a HEAD's default too); an
         // operation that answers nothing is 204 by default, so a documented 200 is kept.
         let says_200 = response.is_some() || method == "head";

@@ -3,19 +3,39 @@
 #[allow(clippy::wildcard_imports)] // the converter's shared imports and helpers
 use super::*;
 
-impl Converter<'_> {
-    /// The webhook, when the document has exactly one (3.1 `webhooks`, or `x-webhooks`).
+impl<'a> Converter<'a> {
+    /// The document's webhooks (3.1 `webhooks`, or `x-webhooks`) and its operations'
+    /// `callbacks` (Zenvia's subscription `onEvent`, WhatsApp's `incomingWebhook`): one as
+    /// `events.webhook`, several as `events.webhooks`.
     pub(super) fn webhooks(&mut self, service: &str) -> Option<Node> {
         let doc = self.doc;
-        let (key, hooks) = ["webhooks", "x-webhooks"]
+        let declared = ["webhooks", "x-webhooks"]
             .iter()
-            .find_map(|k| doc.get(*k).and_then(Value::as_object).map(|h| (*k, h)))?;
+            .find_map(|k| doc.get(*k).and_then(Value::as_object).map(|h| (*k, h)));
+        let mut items: Vec<(String, String, &Value)> = declared
+            .iter()
+            .flat_map(|(key, hooks)| {
+                hooks.iter().map(move |(name, item)| {
+                    (
+                        format!("/{key}/{}", document::escape(name)),
+                        name.clone(),
+                        item,
+                    )
+                })
+            })
+            .collect();
+        items.extend(self.callbacks());
+        let key = match (declared, items.first()) {
+            (Some((key, _)), _) => format!("/{key}"),
+            (None, Some((at, _, _))) => at.clone(),
+            (None, None) => return None,
+        };
         let mut found = Vec::new();
-        for (name, item) in hooks {
-            let ptr = format!("/{key}/{}/post", document::escape(name));
+        for (at, name, item) in items {
+            let ptr = format!("{at}/post");
             let Some(post) = item.get("post") else {
                 self.skip(
-                    &format!("/{key}/{}", document::escape(name)),
+                    &at,
                     "needs spec construct: webhook with a method other than POST",
                     None,
                 );
@@ -43,13 +63,13 @@ impl Converter<'_> {
             }
         }
         if found.len() > 1 {
-            return self.several_webhooks(key, found, service);
+            return self.several_webhooks(&key, found, service);
         }
         let (ptr, _, post, schema, form) = found.pop()?;
         if form {
             // `events.webhook` is JSON only; the list form says the encoding.
             return self.several_webhooks(
-                key,
+                &key,
                 vec![(ptr, String::new(), post, schema, true)],
                 service,
             );
@@ -77,8 +97,48 @@ impl Converter<'_> {
         self.provenance(&mut hook, &ptr);
         let mut events = Node::map();
         events.set("webhook", hook);
-        self.provenance(&mut events, &format!("/{key}"));
+        self.provenance(&mut events, &key);
         Some(events)
+    }
+
+    /// Every operation's callbacks, once each (a callback of `components.callbacks` that
+    /// several operations name is one): where each is (a JSON pointer), its name, and its
+    /// path item (the expression's URL is where the client registers it, not the spec's).
+    fn callbacks(&self) -> Vec<(String, String, &'a Value)> {
+        let doc = self.doc;
+        let mut out: Vec<(String, String, &'a Value)> = Vec::new();
+        for (path, item) in doc
+            .get("paths")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+        {
+            for (method, op) in item.as_object().into_iter().flatten() {
+                let Some(callbacks) = op.get("callbacks").and_then(Value::as_object) else {
+                    continue;
+                };
+                for (name, callback) in callbacks {
+                    let at = format!(
+                        "/paths/{}/{method}/callbacks/{}",
+                        document::escape(path),
+                        document::escape(name)
+                    );
+                    let Some((callback, at)) = document::deref(doc, callback, &at) else {
+                        continue;
+                    };
+                    for (expression, item) in callback.as_object().into_iter().flatten() {
+                        let at = format!("{at}/{}", document::escape(expression));
+                        let Some((item, at)) = document::deref(doc, item, &at) else {
+                            continue;
+                        };
+                        if !out.iter().any(|(seen, _, _)| *seen == at) {
+                            out.push((at, name.clone(), item));
+                        }
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// Several payload types (or a form-encoded one) as `events.webhooks`. OpenAPI says
@@ -87,7 +147,7 @@ impl Converter<'_> {
     /// `signature: none` (the `webhook_signature` gap stays open); both are reported.
     pub(super) fn several_webhooks(
         &mut self,
-        key: &str,
+        origin: &str,
         found: Vec<(String, String, Value, Value, bool)>,
         service: &str,
     ) -> Option<Node> {
@@ -190,7 +250,7 @@ impl Converter<'_> {
         self.webhooks_signed = signed;
         let mut events = Node::map();
         events.set("webhooks", hooks);
-        self.provenance(&mut events, &format!("/{key}"));
+        self.provenance(&mut events, origin);
         Some(events)
     }
 

@@ -1,7 +1,8 @@
-//! A served spec's webhooks (`events.webhooks`): each payload type delivered on demand to the
-//! webhook URL (`--webhook-url`) as the spec declares it — told apart by its path, header or
-//! field, encoded as JSON or a form, signed by its scheme with a secret the sandbox prints under
-//! the spec's own variable, so the generated client's `handle_webhook` accepts it.
+//! A served spec's webhooks (`events.webhooks`, and `events.webhook` as `webhook`): each
+//! payload type delivered on demand to the webhook URL (`--webhook-url`) as the spec declares
+//! it — told apart by its path, header or field, encoded as JSON or a form, signed by its
+//! scheme with a secret the sandbox prints under the spec's own variable, so the generated
+//! client's `handle_webhook` accepts it.
 //!
 //! `POST /__sandbox/webhooks/<name>` with the payload as JSON, authenticated as the service's
 //! operations are: the payload is checked against the payload type (422 naming the field), a
@@ -29,6 +30,9 @@ pub(crate) static TRIGGER_OP: tidings_runtime::spec::OperationSpec =
 /// The operation the list of deliveries is served as.
 pub(crate) static DELIVERIES_OP: tidings_runtime::spec::OperationSpec =
     tidings_runtime::spec::OperationSpec::get("list_webhook_deliveries", "/__sandbox/webhooks");
+
+/// The name the one payload type of `events.webhook` is triggered by.
+pub const SINGLE_WEBHOOK: &str = "webhook";
 
 /// One payload type, ready to deliver.
 pub(crate) struct ServedWebhook {
@@ -73,10 +77,31 @@ impl Webhooks {
         sender: WebhookSender,
         mut secret: impl FnMut(Option<&str>, &'static SignatureScheme) -> String,
     ) -> Webhooks {
-        let hooks = service
-            .webhooks
-            .iter()
-            .map(|w| {
+        // The one payload type of `events.webhook` (an imported callback, the built-in specs'
+        // event union), triggered as `webhook`, signed by its built-in scheme.
+        let single = service.webhook.as_ref().and_then(|w| {
+            let scheme: &'static SignatureScheme = match w.signature? {
+                tidings_codegen::model::WebhookSignature::StandardWebhooks => {
+                    &tidings_runtime::spec::STANDARD_WEBHOOKS
+                }
+                tidings_codegen::model::WebhookSignature::Pusher => &tidings_runtime::spec::PUSHER,
+            };
+            Some((w, Some(scheme)))
+        });
+        let single = single
+            .or_else(|| service.webhook.as_ref().map(|w| (w, None)))
+            .and_then(|(w, scheme)| {
+                Some(ServedWebhook {
+                    name: SINGLE_WEBHOOK.to_owned(),
+                    ty: Box::leak(w.ty.clone()?.into_boxed_str()),
+                    form: false,
+                    select: None,
+                    signing: scheme.map(|scheme| (scheme, secret(w.secret_env.as_deref(), scheme))),
+                })
+            });
+        let hooks = single
+            .into_iter()
+            .chain(service.webhooks.iter().map(|w| {
                 let signing = w
                     .signature
                     .as_deref()
@@ -92,7 +117,7 @@ impl Webhooks {
                     select: w.select.clone(),
                     signing,
                 }
-            })
+            }))
             .collect();
         Webhooks { url, hooks, sender }
     }
