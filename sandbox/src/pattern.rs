@@ -188,6 +188,15 @@ impl Parser<'_> {
                 .filter(|c| !held.contains(c))
                 .collect();
         }
+        // A letter in both cases (`[0-9a-fA-F]`, Twilio's SIDs) is made in lower case only:
+        // values that differ only by case (`VEa…`, `VEA…`) are one to a case-blind store, and
+        // the provider's own are lower case.
+        let lower: Vec<char> = set
+            .iter()
+            .copied()
+            .filter(char::is_ascii_lowercase)
+            .collect();
+        set.retain(|c| !(c.is_ascii_uppercase() && lower.contains(&c.to_ascii_lowercase())));
         set.dedup();
         (!set.is_empty()).then_some(set)
     }
@@ -361,6 +370,24 @@ mod tests {
                 None => assert_eq!(pattern, "^+?[1-9]\\d{1,14}$"),
             }
         }
+    }
+
+    #[test]
+    fn a_letter_allowed_in_both_cases_is_made_in_lower_case() {
+        let made: Vec<String> = (0..40)
+            .map(|n| example("^VE[0-9a-fA-F]{32}$", n, None, None).unwrap())
+            .collect();
+        assert!(
+            made.iter()
+                .all(|m| !m[2..].chars().any(|c| c.is_ascii_uppercase())),
+            "{made:?}"
+        );
+        let folded: std::collections::HashSet<String> =
+            made.iter().map(|m| m.to_ascii_lowercase()).collect();
+        assert_eq!(folded.len(), made.len(), "{made:?}");
+        // One case only: kept as written.
+        let upper = example("^[A-F]{2}$", 1, None, None).unwrap();
+        assert!(upper.chars().all(|c| c.is_ascii_uppercase()), "{upper}");
     }
 
     #[test]

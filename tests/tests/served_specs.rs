@@ -10817,3 +10817,63 @@ paths:
         .unwrap();
     assert_eq!(refused.status(), 422);
 }
+
+#[tokio::test]
+async fn a_new_items_field_named_for_the_callers_identity_is_the_callers() {
+    // Twilio's Verify: every resource answers `account_sid`, "the SID of the Account that
+    // created" it; made up, it was `AC000…0`, a stranger's account. The Basic user name (no
+    // secret) is who calls; the token (a secret) is never written anywhere.
+    let (_dir, served) = served_named(
+        "verify",
+        r#"credentials:
+  account_sid: { env: VERIFY_ACCOUNT_SID, secret: false }
+  auth_token: { env: VERIFY_AUTH_TOKEN }
+auth:
+  - { name: basic, kind: basic, username: account_sid, password: auth_token }
+types:
+  Service:
+    fields:
+      sid: { type: string }
+      account_sid: { type: string, pattern: "^AC[0-9a-fA-F]{32}$" }
+      friendly_name: { type: string }
+      auth_token: { type: string }
+  NewService:
+    fields:
+      FriendlyName: { type: string, required: true }
+operations:
+  create_service:
+    method: POST
+    path: /v2/Services
+    body: NewService
+    body_encoding: form
+    response: Service
+    status: [201]
+  fetch_service:
+    method: GET
+    path: /v2/Services/{Sid}
+    path_params: { Sid: { type: string } }
+    response: Service
+"#,
+    )
+    .await;
+    let sid = served.credential("account_sid").unwrap().to_owned();
+    let token = served.credential("auth_token").unwrap().to_owned();
+    use base64::Engine as _;
+    let auth = format!(
+        "Basic {}",
+        base64::engine::general_purpose::STANDARD.encode(format!("{sid}:{token}"))
+    );
+    let (status, made) = post_form(&served, &auth, "/v2/Services", &[("FriendlyName", "x")]).await;
+    assert_eq!(status, 201, "{made}");
+    assert_eq!(made["account_sid"], sid.as_str(), "{made}");
+    assert_ne!(made["auth_token"], token.as_str(), "{made}");
+    let path = format!("/v2/Services/{}", made["sid"].as_str().unwrap());
+    let (status, read) = call_json(&served, ("authorization", &auth), "GET", &path, None).await;
+    assert_eq!(
+        (status, &read["account_sid"]),
+        (200, &made["account_sid"]),
+        "{read}"
+    );
+    // A made SID is lower-case hex, as Twilio's are.
+    assert!(!sid[2..].chars().any(|c| c.is_ascii_uppercase()), "{sid}");
+}

@@ -316,6 +316,16 @@ impl ServedService {
             name,
             inbox: config.inbox.clone(),
             secret_params,
+            caller: credentials
+                .iter()
+                .filter(|(name, ..)| {
+                    service
+                        .credentials
+                        .iter()
+                        .any(|c| c.name == *name && !c.secret)
+                })
+                .map(|(name, _, value)| (name.clone(), value.clone()))
+                .collect(),
         });
         let kept = served.clone();
         let app = axum::Router::new().fallback(move |request: axum::extract::Request| {

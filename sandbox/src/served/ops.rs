@@ -62,6 +62,9 @@ pub(crate) struct Served {
     pub(crate) error_shape: super::shape::ErrorShape,
     /// Its webhooks, delivered on demand.
     pub(crate) webhooks: super::webhooks::Webhooks,
+    /// The credentials that say who calls, not what proves it (Twilio's Basic user name, the
+    /// account SID): name and value. A new item's field of that name is the caller's.
+    pub(crate) caller: Vec<(String, String)>,
 }
 
 /// A path template split in segments; a segment may hold one `{param}` with literal text

@@ -550,7 +550,11 @@ fn inputs(
                 // never what only the service sets on the item (Zenvia's template `status`:
                 // a client approved its own template).
                 match op.resource.kind {
-                    ResourceAction::Create => validate::with_defaults(served.schema, ty, value),
+                    ResourceAction::Create => validate::with_caller(
+                        served,
+                        op,
+                        validate::with_defaults(served.schema, ty, value),
+                    ),
                     ResourceAction::Merge | ResourceAction::Replace => {
                         let value =
                             crate::server::resources::declared_keys_only(served.schema, ty, value);
