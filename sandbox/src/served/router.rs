@@ -550,7 +550,7 @@ fn inputs(
                 // never what only the service sets on the item (Zenvia's template `status`:
                 // a client approved its own template).
                 match op.resource.kind {
-                    ResourceAction::Create => validate::with_caller(
+                    ResourceAction::Create => super::held::with_caller(
                         served,
                         op,
                         validate::with_defaults(served.schema, ty, value),

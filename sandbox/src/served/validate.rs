@@ -204,35 +204,6 @@ pub(super) fn not_service_set(
     body
 }
 
-/// `value` (a checked create body) with the caller's identity (a credential that is no
-/// secret: Twilio's account SID, the Basic user name) in the new item's text field of the
-/// credential's name, where the body does not set it: Twilio's `account_sid` was a made-up
-/// `AC000…`, a stranger's account, where a client compares it with its own.
-pub(crate) fn with_caller(
-    served: &super::ops::Served,
-    op: &super::ops::ServedOp,
-    value: Value,
-) -> Value {
-    let Value::Object(mut body) = value else {
-        return value;
-    };
-    let answered = op.read_as.as_ref().or(op.resource.response.as_ref());
-    let fields = answered
-        .and_then(|ty| served.schema.object_fields(ty))
-        .unwrap_or_default();
-    for (name, identity) in &served.caller {
-        let wanted = crate::server::resources::plain(name);
-        if let Some(f) = fields
-            .iter()
-            .find(|f| f.ty == Ty::String && crate::server::resources::plain(f.name) == wanted)
-        {
-            body.entry(f.name)
-                .or_insert_with(|| Value::String(identity.clone()));
-        }
-    }
-    Value::Object(body)
-}
-
 /// `value` (a checked create body) with the `default` of each field it leaves out (Svix's
 /// endpoint `description`, `""` by default), in each object and list item it sends too: what
 /// the service takes then is what the item keeps and is answered with.
