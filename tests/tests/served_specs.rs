@@ -10877,3 +10877,121 @@ operations:
     // A made SID is lower-case hex, as Twilio's are.
     assert!(!sid[2..].chars().any(|c| c.is_ascii_uppercase()), "{sid}");
 }
+
+#[tokio::test]
+async fn conversations_keep_their_names_unique_their_indexes_in_order_and_lists_under_none() {
+    // Twilio's Conversations: an update could give a conversation the `UniqueName` another
+    // held (then neither answered to it); a message sent after the newest was deleted took
+    // its `index`; the messages of a deleted conversation were an empty page, not a 404.
+    let (_dir, served) = served_named(
+        "conv",
+        r#"credentials:
+  api_key: { env: CONV_API_KEY }
+auth:
+  - { name: key, kind: bearer, credential: api_key }
+types:
+  Conversation:
+    fields:
+      sid: { type: string }
+      unique_name: { type: string }
+  NewConversation:
+    fields:
+      UniqueName: { type: string }
+  Message:
+    fields:
+      sid: { type: string }
+      index: { type: integer }
+      body: { type: string }
+  NewMessage:
+    fields:
+      Body: { type: string }
+operations:
+  create_conversation:
+    method: POST
+    path: /v1/Conversations
+    body: NewConversation
+    body_encoding: form
+    response: Conversation
+    status: [201]
+  update_conversation:
+    method: POST
+    path: /v1/Conversations/{Sid}
+    path_params: { Sid: { type: string } }
+    body: NewConversation
+    body_encoding: form
+    response: Conversation
+  delete_conversation:
+    method: DELETE
+    path: /v1/Conversations/{Sid}
+    path_params: { Sid: { type: string } }
+  create_message:
+    method: POST
+    path: /v1/Conversations/{ConversationSid}/Messages
+    path_params: { ConversationSid: { type: string } }
+    body: NewMessage
+    body_encoding: form
+    response: Message
+    status: [201]
+  list_messages:
+    method: GET
+    path: /v1/Conversations/{ConversationSid}/Messages
+    path_params: { ConversationSid: { type: string } }
+    response: list<Message>
+  delete_message:
+    method: DELETE
+    path: /v1/Conversations/{ConversationSid}/Messages/{Sid}
+    path_params: { ConversationSid: { type: string }, Sid: { type: string } }
+"#,
+    )
+    .await;
+    let auth = format!("Bearer {}", served.credential("api_key").unwrap());
+    let (_, alpha) = post_form(
+        &served,
+        &auth,
+        "/v1/Conversations",
+        &[("UniqueName", "alpha")],
+    )
+    .await;
+    let (_, beta) = post_form(
+        &served,
+        &auth,
+        "/v1/Conversations",
+        &[("UniqueName", "beta")],
+    )
+    .await;
+    let beta_path = format!("/v1/Conversations/{}", beta["sid"].as_str().unwrap());
+    let (status, refused) = post_form(&served, &auth, &beta_path, &[("UniqueName", "alpha")]).await;
+    assert_eq!(status, 409, "{refused}");
+    // Its own name again, and a free one, are fine.
+    let (status, _) = post_form(&served, &auth, &beta_path, &[("UniqueName", "beta")]).await;
+    assert_eq!(status, 200);
+    let (status, renamed) = post_form(&served, &auth, &beta_path, &[("UniqueName", "gamma")]).await;
+    assert_eq!(
+        (status, &renamed["unique_name"]),
+        (200, &serde_json::json!("gamma"))
+    );
+
+    let messages = format!(
+        "/v1/Conversations/{}/Messages",
+        alpha["sid"].as_str().unwrap()
+    );
+    let (_, first) = post_form(&served, &auth, &messages, &[("Body", "m0")]).await;
+    let (_, second) = post_form(&served, &auth, &messages, &[("Body", "m1")]).await;
+    assert_eq!(
+        (&first["index"], &second["index"]),
+        (&serde_json::json!(0), &serde_json::json!(1))
+    );
+    let key = ("authorization", auth.as_str());
+    let newest = format!("{messages}/{}", second["sid"].as_str().unwrap());
+    assert_eq!(
+        call_json(&served, key, "DELETE", &newest, None).await.0,
+        204
+    );
+    let (_, third) = post_form(&served, &auth, &messages, &[("Body", "m2")]).await;
+    assert_eq!(third["index"], 2, "{third}");
+
+    let gone = format!("/v1/Conversations/{}", alpha["sid"].as_str().unwrap());
+    assert_eq!(call_json(&served, key, "DELETE", &gone, None).await.0, 204);
+    let (status, listed) = call_json(&served, key, "GET", &messages, None).await;
+    assert_eq!(status, 404, "{listed}");
+}

@@ -72,10 +72,13 @@ pub(super) fn missing_parent(
     op: &super::ops::ServedOp,
     call: &ResourceCall,
 ) -> Option<crate::server::ServerError> {
-    // A list under an unknown parent is 404 where the operation says so: some answer an
-    // empty list (BulkSMS's related messages of "an id that is not a sent message").
+    // A list under an unknown parent is 404 where the operation says so, or says nothing of
+    // its errors (Twilio's documents list none: its messages of a deleted conversation are a
+    // 404, where an empty page hid the loss); some answer an empty list (BulkSMS's related
+    // messages of "an id that is not a sent message", beside errors it lists).
     if op.resource.kind == crate::server::resources::ResourceAction::List
         && !op.info.errors.contains(&404)
+        && !op.info.errors.is_empty()
     {
         return None;
     }

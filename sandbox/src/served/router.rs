@@ -306,7 +306,12 @@ async fn respond<'s>(
     super::held::named_by_what_it_adds(op, &mut call);
     // An attach by identifier answers (again: idempotent) the item it names, or refuses it.
     let attached = super::held::attached(served, op, &call.body);
-    if (!upserts(&op.info) || asks_to_fail_if_held(&call))
+    // An update (an upsert by name) is checked too: for a unique name another item holds.
+    let updates = matches!(
+        op.resource.kind,
+        ResourceAction::Merge | ResourceAction::Replace
+    );
+    if (!upserts(&op.info) || asks_to_fail_if_held(&call) || updates)
         && !matches!(attached, Some(Ok(_)))
         && let Some(held) = served.store.already_held(&op.resource, &call)
     {

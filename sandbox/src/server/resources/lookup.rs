@@ -116,17 +116,40 @@ impl Resources {
     /// used to address the resource in place of the resource's `sid`", and a User's
     /// `Identity`) holds the value an item holds there: two items of one name made the name
     /// address neither.
+    ///
+    /// An update that gives an item's unique name another item holds is refused too (it made
+    /// both items lose their address): the item it updates excepted.
     pub(crate) fn already_held(&self, op: &ResourceOp, call: &ResourceCall) -> Option<ServerError> {
+        // The item an update names: its own name is no conflict.
+        let updated = match op.kind {
+            ResourceAction::Merge | ResourceAction::Replace => {
+                let param = op.item_param?;
+                Some(call.path.iter().find(|(name, _)| *name == param)?.1.clone())
+            }
+            _ => None,
+        };
         // A create that asks to update what it names when it is held (Mailgun's member added
         // with `upsert=yes`): no conflict, the item is replaced.
-        if op.kind != ResourceAction::Create
+        if (op.kind != ResourceAction::Create && updated.is_none())
             || call.body.get("upsert").and_then(Value::as_bool) == Some(true)
         {
             return None;
         }
         let collection = substitute(op.collection, &call.path);
         let state = self.lock();
-        let items = state.collections.get(&collection)?;
+        let collection = home_of(&state, &collection, updated.as_deref());
+        // The updated item is not among the others, named by its id or another of its values
+        // (Twilio's conversation by its `UniqueName`).
+        let items: Vec<_> = state
+            .collections
+            .get(&collection)?
+            .iter()
+            .filter(|i| {
+                updated.as_deref().is_none_or(|id| {
+                    i.id != id && !i.value.values().any(|v| v.as_str() == Some(id))
+                })
+            })
+            .collect();
         let held = |field: &str, value: &str| {
             ServerError::conflict(
                 "already_exists",
@@ -134,7 +157,8 @@ impl Resources {
             )
             .with_param(field)
         };
-        if let Some(id) = call.body.get(op.id_field).and_then(id_text)
+        if updated.is_none()
+            && let Some(id) = call.body.get(op.id_field).and_then(id_text)
             && items.iter().any(|i| i.id == id)
         {
             return Some(held(op.id_field, &id));

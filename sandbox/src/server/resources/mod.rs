@@ -119,6 +119,9 @@ struct Item {
     bytes: usize,
 }
 
+/// Most sequences whose last number the store keeps ([`State::sequences`]).
+const MAX_SEQUENCES: usize = 10_000;
+
 #[derive(Debug, Default)]
 struct State {
     /// Changes collected to be journaled as one ([`State::as_one`]), while one is under way.
@@ -131,6 +134,10 @@ struct State {
     /// Collections whose items an integer path parameter names (see
     /// [`Resources::key_by_integers`]).
     integer_keyed: Vec<String>,
+    /// The last number each collection's sequence field gave (keyed `collection field`): a
+    /// deleted item's number is not given again while the sandbox runs (a restart counts on
+    /// from the items kept).
+    sequences: HashMap<String, i64>,
 }
 
 /// Where changes go once they are made in memory.
@@ -782,7 +789,23 @@ impl Resources {
                 // What the service sets on the item the create answers; of what the read
                 // answers besides, only what it requires (below): Textmagic's message read
                 // back the document's example recipient and reject reason.
-                fill::new_item(schema, item_ty, &mut body, &held, sendable);
+                // Bounded: past the limit, the numbers of collections no longer held go, then
+                // all (each counts on from its items then).
+                if state.sequences.len() >= MAX_SEQUENCES {
+                    let collections = &state.collections;
+                    state.sequences.retain(|key, _| {
+                        key.rsplit_once(' ')
+                            .is_some_and(|(c, _)| collections.contains_key(c))
+                    });
+                    if state.sequences.len() >= MAX_SEQUENCES {
+                        state.sequences.clear();
+                    }
+                }
+                let given = fill::Sequences {
+                    collection,
+                    last: &mut state.sequences,
+                };
+                fill::new_item(schema, item_ty, &mut body, (&held, given), sendable);
                 body
             }
         };
