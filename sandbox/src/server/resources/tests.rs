@@ -800,3 +800,81 @@ async fn a_replace_takes_the_fields_its_path_names() {
     assert_eq!(made["contact_id"], "ct_1", "{made}");
     assert_eq!(made["segment_id"], "sg_1", "{made}");
 }
+
+/// A sequence field (a message's `index`) counts on past a deleted item's number, and the
+/// numbers kept are bounded: past [`MAX_SEQUENCES`] collections, those no longer held are
+/// forgotten first.
+#[tokio::test]
+async fn a_sequence_never_gives_a_number_twice_and_its_memory_is_bounded() {
+    const MESSAGE: &[FieldSchema] = &[
+        field("id", Ty::String, true),
+        field("index", Ty::Integer, false),
+    ];
+    const SCHEMA: ServiceSchema = ServiceSchema {
+        types: &[TypeSchema {
+            name: "Message",
+            keeps_other_keys: false,
+            shape: ShapeSchema::Object(MESSAGE),
+        }],
+        page: None,
+    };
+    let op = |name, kind, item_param| ResourceOp {
+        name,
+        kind,
+        collection: "/conversations/{cid}/messages",
+        item_param,
+        item_field: None,
+        id_field: "id",
+        response: Some(Ty::Named("Message")),
+        items: None,
+        filters: &[],
+    };
+    let create = op("create", ResourceAction::Create, None);
+    let delete = op("delete", ResourceAction::Delete, Some("id"));
+    let store = Resources::new(ResourceLimits::default());
+    let call = |cid: &str, id: Option<&str>| ResourceCall {
+        merge_nested: false,
+        path: std::iter::once(("cid", cid.to_owned()))
+            .chain(id.map(|id| ("id", id.to_owned())))
+            .collect(),
+        query: Value::Null,
+        body: json!({}),
+        named_as: None,
+        sendable: None,
+        read_as: None,
+        item_path: None,
+    };
+    let first = store
+        .serve(&SCHEMA, &create, &call("c0", None))
+        .await
+        .unwrap();
+    let second = store
+        .serve(&SCHEMA, &create, &call("c0", None))
+        .await
+        .unwrap();
+    assert_eq!((&first["index"], &second["index"]), (&json!(0), &json!(1)));
+    let newest = second["id"].as_str().unwrap();
+    store
+        .serve(&SCHEMA, &delete, &call("c0", Some(newest)))
+        .await
+        .unwrap();
+    let third = store
+        .serve(&SCHEMA, &create, &call("c0", None))
+        .await
+        .unwrap();
+    assert_eq!(third["index"], 2, "{third}");
+    // More conversations than sequences kept: each still counts from its own items.
+    for n in 1..=MAX_SEQUENCES * 2 {
+        let made = store
+            .serve(&SCHEMA, &create, &call(&format!("c{n}"), None))
+            .await
+            .unwrap();
+        assert_eq!(made["index"], 0, "{made}");
+    }
+    assert!(store.lock().sequences.len() <= MAX_SEQUENCES);
+    let fourth = store
+        .serve(&SCHEMA, &create, &call("c0", None))
+        .await
+        .unwrap();
+    assert_eq!(fourth["index"], 3, "{fourth}");
+}
