@@ -10995,3 +10995,57 @@ operations:
     let (status, listed) = call_json(&served, key, "GET", &messages, None).await;
     assert_eq!(status, 404, "{listed}");
 }
+
+#[tokio::test]
+async fn a_problem_error_says_its_title_and_where_though_neither_is_required() {
+    // Vonage's applications: `{type, title, detail, instance}`, nothing required; the sandbox
+    // answered `type` and `detail` alone. The title is the status's reason, the instance the
+    // request's path: values it knows.
+    let (_dir, served) = served_named(
+        "apps",
+        r#"credentials:
+  api_key: { env: APPS_API_KEY }
+auth:
+  - { name: key, kind: bearer, credential: api_key }
+errors:
+  type: Problem
+  code: type
+  message: detail
+types:
+  Problem:
+    fields:
+      type: { type: string }
+      title: { type: string }
+      detail: { type: string }
+      instance: { type: string }
+  Application:
+    fields:
+      id: { type: string }
+      name: { type: string }
+operations:
+  get_application:
+    method: GET
+    path: /v2/applications/{id}
+    path_params: { id: { type: string } }
+    response: Application
+"#,
+    )
+    .await;
+    let auth = format!("Bearer {}", served.credential("api_key").unwrap());
+    let (status, problem) = call_json(
+        &served,
+        ("authorization", &auth),
+        "GET",
+        "/v2/applications/nope",
+        None,
+    )
+    .await;
+    assert_eq!(status, 404, "{problem}");
+    assert_eq!(problem["title"], "Not Found", "{problem}");
+    assert_eq!(problem["instance"], "/v2/applications/nope", "{problem}");
+    assert!(
+        problem["detail"].as_str().is_some_and(|d| !d.is_empty()),
+        "{problem}"
+    );
+    assert!(problem.get("error").is_none(), "{problem}");
+}

@@ -25,7 +25,7 @@ use crate::server::resources::{ServiceSchema, ShapeSchema, Ty, failure_flags, fi
 mod examples;
 mod status;
 
-use status::{status_where_asked, the_status_in};
+use status::{known_where_asked, the_status_in};
 
 /// Largest error body rewritten (a sandbox's own error bodies are far smaller).
 const MAX_ERROR_BODY: usize = 64 * 1024;
@@ -259,7 +259,7 @@ impl ErrorShape {
                 let keeps_message = self.written.1.is_some();
                 refusal_in(schema, ty, &mut filled, &given, &parts, keeps_message);
                 the_status_in(&mut filled, &given, status, path);
-                status_where_asked(schema, ty, &mut filled, status);
+                known_where_asked(schema, ty, &mut filled, status, path);
                 examples::this_request(&mut filled, &parts);
                 object.extend(filled);
             }

@@ -44,14 +44,18 @@ pub(super) fn the_status_in(
     }
 }
 
-/// Adds the answer's `status` under each optional integer field of the error type named like a
-/// status that is absent (Twilio's `status`, documented, not required): a value the sandbox
-/// knows, not one made up.
-pub(super) fn status_where_asked(
+/// Adds to an error what the sandbox knows of it under each optional top-level field of the
+/// error type that is absent: the answer's `status` under an integer field named like one
+/// (Twilio's `status`, documented, not required); the request's path under a text field
+/// named for where ([`PATH_NAMES`], RFC 9457's `instance`); and the status's reason under a
+/// problem's `title` (Vonage's `{type, title, detail, instance}`, none required, answered
+/// with `type` and `detail` alone). Values the sandbox knows, not ones made up.
+pub(super) fn known_where_asked(
     schema: &ServiceSchema,
     ty: &Ty,
     filled: &mut Map<String, Value>,
     status: axum::http::StatusCode,
+    path: &str,
 ) {
     let fields = match ty {
         Ty::Named(name) => match schema.named(name).map(|t| t.shape) {
@@ -60,12 +64,18 @@ pub(super) fn status_where_asked(
         },
         _ => return,
     };
+    let has = |name: &str| fields.iter().any(|f| f.name == name);
+    let problem = has("type") && has("detail");
     for f in fields {
-        if f.ty == Ty::Integer && STATUS_NAMES.contains(&f.name) {
-            filled
-                .entry(f.name)
-                .or_insert_with(|| Value::from(status.as_u16()));
-        }
+        let known = match &f.ty {
+            Ty::Integer if STATUS_NAMES.contains(&f.name) => Value::from(status.as_u16()),
+            Ty::String if PATH_NAMES.contains(&f.name) => Value::String(path.to_owned()),
+            Ty::String if problem && f.name == "title" => {
+                Value::String(status.canonical_reason().unwrap_or("error").to_owned())
+            }
+            _ => continue,
+        };
+        filled.entry(f.name).or_insert(known);
     }
 }
 
