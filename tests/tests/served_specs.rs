@@ -10894,6 +10894,7 @@ types:
     fields:
       sid: { type: string }
       unique_name: { type: string }
+      url: { type: string, format: uri, doc: An absolute API resource URL for this conversation. }
   NewConversation:
     fields:
       UniqueName: { type: string }
@@ -10919,6 +10920,11 @@ operations:
     path_params: { Sid: { type: string } }
     body: NewConversation
     body_encoding: form
+    response: Conversation
+  fetch_conversation:
+    method: GET
+    path: /v1/Conversations/{Sid}
+    path_params: { Sid: { type: string } }
     response: Conversation
   delete_conversation:
     method: DELETE
@@ -10960,6 +10966,14 @@ operations:
     )
     .await;
     let beta_path = format!("/v1/Conversations/{}", beta["sid"].as_str().unwrap());
+    // Its `url`, never sent, is where it is read.
+    assert_eq!(
+        beta["url"],
+        format!("{}{beta_path}", served.base_url()),
+        "{beta}"
+    );
+    let (_, read) = call_json(&served, ("authorization", &auth), "GET", &beta_path, None).await;
+    assert_eq!(read["url"], beta["url"], "{read}");
     let (status, refused) = post_form(&served, &auth, &beta_path, &[("UniqueName", "alpha")]).await;
     assert_eq!(status, 409, "{refused}");
     // Its own name again, and a free one, are fine.

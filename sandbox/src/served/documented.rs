@@ -89,9 +89,14 @@ const MADE_UP_LINK: &str = "https://example.com/";
 
 /// Sets an item's made-up link to itself ([`SELF_LINKS`]), in the answer or in its object that
 /// holds the item's id field, to where the item lives (`location` of that object, as
-/// [`created_location`] says): a client that followed `href` left the sandbox (Textmagic's
-/// `{id, href}`).
-pub(super) fn self_links(value: &mut Value, id_field: &str, location: impl Fn(&Value) -> String) {
+/// [`created_location`] says), an absolute URL on the request's `host` as the made-up one was
+/// (Twilio's `url`): a client that followed `href` left the sandbox (Textmagic's `{id,
+/// href}`).
+pub(super) fn self_links(
+    value: &mut Value,
+    (id_field, host): (&str, Option<&str>),
+    location: impl Fn(&Value) -> String,
+) {
     let Value::Object(top) = value else {
         return;
     };
@@ -117,6 +122,10 @@ pub(super) fn self_links(value: &mut Value, id_field: &str, location: impl Fn(&V
             continue;
         }
         let here = location(&Value::Object(holder.clone()));
+        let here = match host {
+            Some(host) if here.starts_with('/') => format!("http://{host}{here}"),
+            _ => here,
+        };
         for name in names {
             holder.insert(name.to_owned(), Value::String(here.clone()));
         }

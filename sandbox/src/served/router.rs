@@ -8,7 +8,7 @@ use std::sync::Arc;
 use axum::extract::Request;
 use axum::http::{
     HeaderValue, Method,
-    header::{ALLOW, CONTENT_TYPE},
+    header::{ALLOW, CONTENT_TYPE, HOST},
 };
 use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value};
@@ -373,7 +373,9 @@ async fn respond<'s>(
         result = Ok(Value::Null);
     }
     if let Ok(value) = &mut result {
-        super::documented::self_links(value, op.resource.id_field, |item| {
+        let context = incoming.context();
+        let host = context.headers.get(HOST).and_then(|h| h.to_str().ok());
+        super::documented::self_links(value, (op.resource.id_field, host), |item| {
             created_location(served, op, &request_path, &asked_params, Some(item))
         });
     }

@@ -630,13 +630,15 @@ pub(super) fn new_item(
 /// Sets each text field of the types `tys` named as an item's link to itself (`href`, `uri`,
 /// `self`) that a new `item` lacks to the path of a read of it: `template` with the call's
 /// `path` values and `param` the item's `id` (Textmagic's `href`, Twilio's `uri`). A field
-/// of the `uri` format, an absolute URL, is left to the rest.
+/// of the `uri` format, an absolute URL, is left to the answer, which writes where the item
+/// lives in place of the made-up link: one the create cannot send (Twilio's `url`, "an
+/// absolute API resource URL for this conversation", never there) is that link now.
 pub(super) fn self_link(
     schema: &ServiceSchema,
     tys: [Option<&Ty>; 2],
     item: &mut Map<String, Value>,
     (template, param): (&str, &'static str),
-    path: &[(&'static str, String)],
+    (path, sendable): (&[(&'static str, String)], Option<&[&str]>),
     id: &str,
 ) {
     const LINKS: &[&str] = &["href", "uri", "self", "selflink", "selfuri"];
@@ -645,6 +647,16 @@ pub(super) fn self_link(
         .filter_map(|ty| schema.object_fields(ty?))
         .flatten()
     {
+        let service_sets = sendable.is_some_and(|s| !s.contains(&plain(f.name).as_str()));
+        if f.ty == Ty::String
+            && f.format == Some(Format::Uri)
+            && (LINKS.contains(&plain(f.name).as_str()) || f.name == "url")
+            && service_sets
+            && !item.contains_key(f.name)
+        {
+            item.insert(f.name.to_owned(), Value::String(MADE_UP_LINK.to_owned()));
+            continue;
+        }
         if f.ty == Ty::String
             && f.format != Some(Format::Uri)
             && LINKS.contains(&plain(f.name).as_str())
@@ -658,6 +670,9 @@ pub(super) fn self_link(
         }
     }
 }
+
+/// The link made up for a field of format `uri` (the answer puts where the item lives there).
+const MADE_UP_LINK: &str = "https://example.com/";
 
 /// Sets each text field of `ty` that names the item's own id (`id`, `uuid`, `sid`, or the
 /// collection's thing and `id`: `conversation_id` of `/conversations`) and that `item` lacks

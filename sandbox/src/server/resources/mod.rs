@@ -785,7 +785,7 @@ impl Resources {
                 let (mut body, held) = (body, held.unwrap_or_default());
                 if let Some(item) = call.item_path {
                     let tys = [item_ty, read_as];
-                    fill::self_link(schema, tys, &mut body, item, &call.path, &id);
+                    fill::self_link(schema, tys, &mut body, item, (&call.path, sendable), &id);
                 }
                 // What the service sets on the item the create answers; of what the read
                 // answers besides, only what it requires (below): Textmagic's message read
