@@ -33,7 +33,10 @@ use tidings_sandbox::{Retention, Sandbox, SandboxConfig};
                   `X-Sandbox-Fault: 429|500|503|timeout` makes an email or messaging call \
                   fail that way; an SMTP recipient `smtp-<code>@...` (450-452, 550-554) is \
                   refused at RCPT with that reply; the realtime event `sandbox:close` with \
-                  `{\"code\": 4200}` (4000-4299) closes the connection with that code.\n\
+                  `{\"code\": 4200}` (4000-4299) closes the connection with that code; \
+                  with `--spec`, a check of a code (Twilio Verify's `VerificationCheck`) \
+                  passes with the digits counting up from 1 (`123456`, as long as the code) \
+                  or the code the verification was started with, and fails with any other.\n\
                   Logs go to stderr (RUST_LOG, `info` by default)."
 )]
 struct Cli {

@@ -11063,3 +11063,139 @@ operations:
     );
     assert!(problem.get("error").is_none(), "{problem}");
 }
+
+#[tokio::test]
+async fn a_verification_check_passes_the_sandboxs_code_and_fails_any_other() {
+    // Twilio's Verify: `POST /v2/Services/{sid}/VerificationCheck {To, Code}` answered the
+    // body back, no `status`, no `valid`, whatever the code: a client could neither pass nor
+    // fail a user. It answers about the verification it names now: the digits counting up
+    // from 1 (or the `CustomCode` it was started with) approve it, any other code does not.
+    let (_dir, served) = served_named(
+        "verify",
+        r#"credentials:
+  api_key: { env: VERIFY_API_KEY }
+auth:
+  - { name: key, kind: bearer, credential: api_key }
+types:
+  Service:
+    fields:
+      sid: { type: string }
+      friendly_name: { type: string }
+  NewService:
+    fields:
+      FriendlyName: { type: string, required: true }
+  Verification:
+    fields:
+      sid: { type: string }
+      to: { type: string }
+      channel: { type: string }
+      status: { type: string }
+      valid: { type: boolean }
+      custom_code: { type: string }
+  NewVerification:
+    fields:
+      To: { type: string, required: true }
+      Channel: { type: string, required: true }
+      CustomCode: { type: string }
+  Check:
+    fields:
+      sid: { type: string }
+      to: { type: string }
+      status: { type: string }
+      valid: { type: boolean }
+  NewCheck:
+    fields:
+      To: { type: string }
+      VerificationSid: { type: string }
+      Code: { type: string, required: true }
+operations:
+  create_service:
+    method: POST
+    path: /v2/Services
+    body: NewService
+    body_encoding: form
+    response: Service
+    status: [201]
+  create_verification:
+    method: POST
+    path: /v2/Services/{ServiceSid}/Verifications
+    path_params: { ServiceSid: { type: string } }
+    body: NewVerification
+    body_encoding: form
+    response: Verification
+    status: [201]
+  fetch_verification:
+    method: GET
+    path: /v2/Services/{ServiceSid}/Verifications/{Sid}
+    path_params: { ServiceSid: { type: string }, Sid: { type: string } }
+    response: Verification
+  create_verification_check:
+    method: POST
+    path: /v2/Services/{ServiceSid}/VerificationCheck
+    path_params: { ServiceSid: { type: string } }
+    body: NewCheck
+    body_encoding: form
+    response: Check
+"#,
+    )
+    .await;
+    let auth = format!("Bearer {}", served.credential("api_key").unwrap());
+    let (_, service) = post_form(&served, &auth, "/v2/Services", &[("FriendlyName", "x")]).await;
+    let base = format!("/v2/Services/{}", service["sid"].as_str().unwrap());
+    let start = |to: &'static str, custom: Option<&'static str>| {
+        let mut form = vec![("To", to), ("Channel", "sms")];
+        form.extend(custom.map(|c| ("CustomCode", c)));
+        let path = format!("{base}/Verifications");
+        let auth = auth.clone();
+        let served = &served;
+        async move { post_form(served, &auth, &path, &form).await }
+    };
+    let check_path = format!("{base}/VerificationCheck");
+    let check = |form: Vec<(&'static str, String)>| {
+        let (auth, path, served) = (auth.clone(), check_path.clone(), &served);
+        async move {
+            let form: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            post_form(served, &auth, &path, &form).await
+        }
+    };
+    let (status, started) = start("+15017122661", None).await;
+    assert_eq!(status, 201, "{started}");
+    let to = || ("To", "+15017122661".to_owned());
+    let (status, wrong) = check(vec![to(), ("Code", "000000".to_owned())]).await;
+    assert_eq!(status, 200, "{wrong}");
+    assert_eq!(
+        (&wrong["valid"], &wrong["status"]),
+        (&serde_json::json!(false), &serde_json::json!("pending")),
+        "{wrong}"
+    );
+    assert_eq!(wrong["sid"], started["sid"], "{wrong}");
+    let (_, right) = check(vec![to(), ("Code", "123456".to_owned())]).await;
+    assert_eq!(
+        (&right["valid"], &right["status"]),
+        (&serde_json::json!(true), &serde_json::json!("approved")),
+        "{right}"
+    );
+    // The verification says so too, kept.
+    let read = format!("{base}/Verifications/{}", started["sid"].as_str().unwrap());
+    let (_, kept) = call_json(&served, ("authorization", &auth), "GET", &read, None).await;
+    assert_eq!(kept["status"], "approved", "{kept}");
+    // Nothing started to that number: 404.
+    let (status, none) = check(vec![
+        ("To", "+19999999999".to_owned()),
+        ("Code", "123456".to_owned()),
+    ])
+    .await;
+    assert_eq!(status, 404, "{none}");
+    // Started with a code of its own, by its sid: only that code.
+    let (_, custom) = start("+15017122662", Some("4321")).await;
+    let by_sid = || {
+        (
+            "VerificationSid",
+            custom["sid"].as_str().unwrap().to_owned(),
+        )
+    };
+    let (_, counting) = check(vec![by_sid(), ("Code", "1234".to_owned())]).await;
+    assert_eq!(counting["valid"], false, "{counting}");
+    let (_, own) = check(vec![by_sid(), ("Code", "4321".to_owned())]).await;
+    assert_eq!(own["valid"], true, "{own}");
+}

@@ -212,3 +212,11 @@ fn known_prefix(description: Option<&str>) -> Option<&'static str> {
             .any(|q| d.contains(q.as_str()))
     })
 }
+
+/// Whether a Basic user name's credential name says it names an account, not a key
+/// (`account_sid`, `account_id`): `AccountSid` is in Twilio's every path, no secret. A generic
+/// `username` (some APIs take their secret key there) stays one.
+pub(super) fn names_an_account(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower.starts_with("account") && (lower.ends_with("sid") || lower.ends_with("_id"))
+}

@@ -51,6 +51,7 @@ mod query_objects;
 mod record;
 mod render;
 mod report;
+mod requirements;
 mod routes;
 mod schema;
 

@@ -3,9 +3,11 @@
 
 use std::collections::HashMap;
 
+use super::requirements::{required_together, requirements, used_apart};
+
 use super::key_text::{
-    bearer_by_name, fixed_basic_user, header_examples, listed_values, prefix_in_text,
-    prefix_of_value,
+    bearer_by_name, fixed_basic_user, header_examples, listed_values, names_an_account,
+    prefix_in_text, prefix_of_value,
 };
 
 #[allow(clippy::wildcard_imports)] // the converter's shared imports and helpers
@@ -197,10 +199,15 @@ impl Converter<'_> {
                                     "A credential of the `{raw}` HTTP Basic scheme."
                                 )),
                             );
-                            if c == &user
-                                && let Some(v) = &fixed_user
+                            // A user name fixed, or naming who signs in (Twilio's account
+                            // SID, in its every path), is no secret.
+                            let fixed = fixed_user.as_ref().filter(|_| c == &user);
+                            if fixed.is_some()
+                                || (c == &user && pass.is_some() && names_an_account(c))
                             {
                                 cred.set("secret", Node::Bool(false));
+                            }
+                            if let Some(v) = fixed {
                                 cred.set("value", Node::str(v));
                             }
                             self.provenance(&mut cred, &ptr);
@@ -735,53 +742,6 @@ pub(super) fn basic_credential_names(raw: &str, name: &str) -> (String, String) 
 
 /// Scopes the document's security requirements (top level and per operation) name for the
 /// scheme `raw`, in first-seen order.
-/// Every security requirement object of the document: its default and each operation's.
-fn requirements(doc: &Value) -> Vec<&Value> {
-    security_lists(doc).into_iter().flatten().collect()
-}
-
-/// Every security list of the document: its own, then each operation's.
-fn security_lists(doc: &Value) -> Vec<&Vec<Value>> {
-    let mut lists: Vec<&Vec<Value>> = doc
-        .get("security")
-        .and_then(Value::as_array)
-        .into_iter()
-        .collect();
-    for item in doc
-        .get("paths")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flat_map(|p| p.values())
-        .filter_map(Value::as_object)
-    {
-        lists.extend(
-            item.values()
-                .filter_map(|op| op.get("security")?.as_array()),
-        );
-    }
-    lists
-}
-
-/// Whether schemes `a` and `b` both guard operations but are never offered on the same one
-/// (no security list, the document's or an operation's, names both).
-fn used_apart(doc: &Value, a: &str, b: &str) -> bool {
-    let lists = security_lists(doc);
-    let names = |list: &Vec<Value>, s: &str| list.iter().any(|r| r.get(s).is_some());
-    lists.iter().any(|l| names(l, a))
-        && lists.iter().any(|l| names(l, b))
-        && !lists.iter().any(|l| names(l, a) && names(l, b))
-}
-
-/// Whether schemes `a` and `b` are required together somewhere (one requirement object names
-/// both: Vonage's `api_key` and `api_secret` query parameters), so they send two secrets, not
-/// one key two ways.
-fn required_together(doc: &Value, a: &str, b: &str) -> bool {
-    requirements(doc)
-        .iter()
-        .filter_map(|r| r.as_object())
-        .any(|r| r.contains_key(a) && r.contains_key(b))
-}
-
 fn required_scopes(doc: &Value, raw: &str) -> Vec<String> {
     let requirements = requirements(doc);
     let mut out: Vec<String> = Vec::new();

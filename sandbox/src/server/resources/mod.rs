@@ -24,6 +24,7 @@ use super::{PageRequest, ServerError, now_rfc3339, paginate};
 mod action;
 mod answer;
 mod call;
+mod check;
 mod durable;
 mod each;
 mod expr;
@@ -118,10 +119,6 @@ struct Item {
     value: Map<String, Value>,
     bytes: usize,
 }
-
-/// Most sequences whose last number the store keeps ([`State::sequences`]); a handful in
-/// tests, which reach it.
-const MAX_SEQUENCES: usize = if cfg!(test) { 4 } else { 10_000 };
 
 #[derive(Debug, Default)]
 struct State {
@@ -664,6 +661,17 @@ impl Resources {
                 value.insert("deleted".to_owned(), Value::Bool(true));
                 Some(deleted_answer(schema, op, value))
             }
+            // A check of a code answers about the item it names (see `check`).
+            ResourceAction::Action
+                if let Some(checked) =
+                    check::code_check(&state, schema, op, (&collection, item_id), &body) =>
+            {
+                let checked = checked?;
+                if let Some((held_in, id, value)) = checked.kept {
+                    ticket = self.insert(&mut state, &held_in, id, value, None)?;
+                }
+                Some(checked.answer)
+            }
             ResourceAction::Action => {
                 let (value, answered) =
                     action::answer(&mut state, schema, op, &collection, item_id, call, body);
@@ -778,6 +786,7 @@ impl Resources {
                 merged
             }
             None => {
+                state.bound_sequences();
                 let held = state
                     .collections
                     .get(collection)
@@ -790,18 +799,6 @@ impl Resources {
                 // What the service sets on the item the create answers; of what the read
                 // answers besides, only what it requires (below): Textmagic's message read
                 // back the document's example recipient and reject reason.
-                // Bounded: past the limit, the numbers of collections no longer held go, then
-                // all (each counts on from its items then).
-                if state.sequences.len() >= MAX_SEQUENCES {
-                    let collections = &state.collections;
-                    state.sequences.retain(|key, _| {
-                        key.rsplit_once(' ')
-                            .is_some_and(|(c, _)| collections.contains_key(c))
-                    });
-                    if state.sequences.len() >= MAX_SEQUENCES {
-                        state.sequences.clear();
-                    }
-                }
                 let given = fill::Sequences {
                     collection,
                     last: &mut state.sequences,

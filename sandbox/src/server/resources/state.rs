@@ -8,7 +8,27 @@ use super::durable::{self, Change};
 use super::group::{Ticket, Undo};
 use super::{Disk, Item, ResourceCall, ResourceLimits, ResourceOp, ServerError, State};
 
+/// Most sequences whose last number the store keeps ([`State::sequences`]); a handful in
+/// tests, which reach it.
+pub(super) const MAX_SEQUENCES: usize = if cfg!(test) { 4 } else { 10_000 };
+
 impl State {
+    /// Bounds the sequences kept: past [`MAX_SEQUENCES`], those of collections no longer held
+    /// go, then all (each counts on from its items then).
+    pub(super) fn bound_sequences(&mut self) {
+        if self.sequences.len() < MAX_SEQUENCES {
+            return;
+        }
+        let collections = &self.collections;
+        self.sequences.retain(|key, _| {
+            key.rsplit_once(' ')
+                .is_some_and(|(c, _)| collections.contains_key(c))
+        });
+        if self.sequences.len() >= MAX_SEQUENCES {
+            self.sequences.clear();
+        }
+    }
+
     /// Sends `change`, already made in memory, to disk: the ticket to wait for before
     /// answering (none in memory). When it cannot be queued it is undone here (`undo`) and the
     /// error is the answer. Inside [`State::as_one`] it is collected instead.

@@ -802,7 +802,7 @@ async fn a_replace_takes_the_fields_its_path_names() {
 }
 
 /// A sequence field (a message's `index`) counts on past a deleted item's number, and the
-/// numbers kept are bounded: past [`MAX_SEQUENCES`] collections, those no longer held are
+/// numbers kept are bounded: past `MAX_SEQUENCES` collections, those no longer held are
 /// forgotten first.
 #[tokio::test]
 async fn a_sequence_never_gives_a_number_twice_and_its_memory_is_bounded() {
@@ -864,14 +864,14 @@ async fn a_sequence_never_gives_a_number_twice_and_its_memory_is_bounded() {
         .unwrap();
     assert_eq!(third["index"], 2, "{third}");
     // More conversations than sequences kept: each still counts from its own items.
-    for n in 1..=MAX_SEQUENCES * 2 {
+    for n in 1..=state::MAX_SEQUENCES * 2 {
         let made = store
             .serve(&SCHEMA, &create, &call(&format!("c{n}"), None))
             .await
             .unwrap();
         assert_eq!(made["index"], 0, "{made}");
     }
-    assert!(store.lock().sequences.len() <= MAX_SEQUENCES);
+    assert!(store.lock().sequences.len() <= state::MAX_SEQUENCES);
     let fourth = store
         .serve(&SCHEMA, &create, &call("c0", None))
         .await
