@@ -2019,3 +2019,35 @@ paths:
         imported.yaml
     );
 }
+
+#[test]
+fn a_status_whose_description_lists_its_values_starts_at_the_first() {
+    // Twilio's verification `status`: a string, "Can be: `pending`, `approved`, ...", no
+    // enum, no example: a started verification had no status in the sandbox.
+    let doc = r##"
+openapi: 3.0.1
+info: { title: T, version: "1" }
+paths:
+  /verifications:
+    post:
+      operationId: create_verification
+      responses:
+        "201":
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  sid: { type: string }
+                  status: { type: string, description: "The status of the verification. Can be: `pending`, `approved`, `canceled`." }
+                  channel: { type: string, description: "Can be: `sms`, `call`." }
+"##;
+    let imported = import_text(doc);
+    assert!(
+        imported.yaml.contains("example: pending"),
+        "{}",
+        imported.yaml
+    );
+    assert!(!imported.yaml.contains("example: sms"), "{}", imported.yaml);
+}

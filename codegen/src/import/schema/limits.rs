@@ -434,9 +434,47 @@ pub(crate) fn text_example(s: &Value, ty: &str) -> Option<String> {
     (example.len() <= 200 && !example.contains('\n')).then(|| example.to_owned())
 }
 
+/// The first value the description of a state field (`status`, `state`) with no example lists
+/// in backquotes after "can be" (or "one of", "possible values"): the state a new item is in
+/// (Twilio's verification `status`, "Can be: `pending`, `approved`, `canceled`…": a started
+/// verification had none, where every client reads `pending` right after the start).
+pub(crate) fn first_listed_state(s: &Value, wire: &str, ty: &str) -> Option<String> {
+    if ty != "string" || !matches!(wire.to_ascii_lowercase().as_str(), "status" | "state") {
+        return None;
+    }
+    let text = s.get("description").and_then(Value::as_str)?;
+    let lower = text.to_ascii_lowercase();
+    let start = ["can be", "one of", "possible values"]
+        .iter()
+        .find_map(|lead| lower.find(lead).map(|i| i + lead.len()))?;
+    let first = text[start..].split('`').nth(1)?;
+    let word = !first.is_empty()
+        && first.len() <= 32
+        && first
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'));
+    word.then(|| first.to_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::default_in_words;
+
+    #[test]
+    fn a_state_fields_first_listed_value_is_its_example() {
+        let status = serde_json::json!({"type": "string", "description":
+            "The status of the verification. Can be: `pending`, `approved`, `canceled`."});
+        assert_eq!(
+            super::first_listed_state(&status, "status", "string").as_deref(),
+            Some("pending")
+        );
+        assert_eq!(
+            super::first_listed_state(&status, "channel", "string"),
+            None
+        );
+        let prose = serde_json::json!({"type": "string", "description": "Can be anything."});
+        assert_eq!(super::first_listed_state(&prose, "status", "string"), None);
+    }
 
     #[test]
     fn a_default_said_in_words_is_its_whole_number() {

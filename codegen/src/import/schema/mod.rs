@@ -768,7 +768,8 @@ impl Converter<'_> {
         }
         limits::constraints(&mut f, &s, ptr, self);
         f.default = limits::default_of(&s, &f.ty, self, ptr);
-        f.example = limits::text_example(&s, &f.ty);
+        f.example = limits::text_example(&s, &f.ty)
+            .or_else(|| limits::first_listed_state(&s, &f.wire, &f.ty));
         f
     }
 }
