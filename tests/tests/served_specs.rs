@@ -11062,6 +11062,18 @@ operations:
         "{problem}"
     );
     assert!(problem.get("error").is_none(), "{problem}");
+    // A method the path does not take: the same shape.
+    let (status, problem) = call_json(
+        &served,
+        ("authorization", &auth),
+        "PATCH",
+        "/v2/applications/nope",
+        Some(serde_json::json!({})),
+    )
+    .await;
+    assert_eq!(status, 405, "{problem}");
+    assert_eq!(problem["title"], "Method Not Allowed", "{problem}");
+    assert!(problem.get("error").is_none(), "{problem}");
 }
 
 #[tokio::test]
