@@ -2051,3 +2051,41 @@ paths:
     );
     assert!(!imported.yaml.contains("example: sms"), "{}", imported.yaml);
 }
+
+#[test]
+fn each_place_a_file_not_brought_in_is_referred_to_is_counted() {
+    // Vonage's applications refer to `common/common_errors.yml` for 17 error answers; without
+    // it, they kept their status and lost their body, and the report said one line.
+    let doc = r##"
+openapi: 3.0.1
+info: { title: T, version: "1" }
+paths:
+  /a:
+    get:
+      operationId: get_a
+      responses:
+        "200": { description: ok }
+        "401": { $ref: "common/errors.yml#/components/responses/Unauthorized" }
+        "404": { $ref: "common/errors.yml#/components/responses/NotFound" }
+  /b:
+    get:
+      operationId: get_b
+      responses:
+        "200": { description: ok }
+        "401": { $ref: "common/errors.yml#/components/responses/Unauthorized" }
+"##;
+    let imported = import_text(doc);
+    let found = imported
+        .report
+        .approximated
+        .iter()
+        .find(|f| f.reason.contains("another file not brought in"))
+        .unwrap_or_else(|| panic!("{}", imported.report));
+    let detail = found.detail.as_deref().unwrap_or_default();
+    assert!(detail.contains("`common/errors.yml`"), "{detail}");
+    assert!(detail.contains("3 place(s)"), "{detail}");
+    assert!(
+        detail.contains("`#/paths/~1b/get/responses/401`"),
+        "{detail}"
+    );
+}

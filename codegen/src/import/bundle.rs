@@ -50,6 +50,76 @@ pub fn inline_external_refs(doc: &mut Value, dir: &Path, swagger: bool) -> Unres
     bundler.unresolved
 }
 
+/// What the report says of the references to other files left in `doc` (none read, or
+/// `unresolved` by the bundling): one finding per file, with how many places refer to it and
+/// where the first are (Vonage's applications without `common/common_errors.yml`: 17 error
+/// answers kept their status and lost their body, told as one line).
+pub fn not_brought_in(doc: &Value, unresolved: &Unresolved) -> Vec<(String, String)> {
+    let mut places: Vec<(String, String)> = Vec::new();
+    external_places(doc, String::new(), &mut places, 0);
+    let mut files: Vec<&str> = Vec::new();
+    for (r, _) in &places {
+        let file = r.split_once('#').map_or(r.as_str(), |(f, _)| f);
+        if !files.contains(&file) {
+            files.push(file);
+        }
+    }
+    files
+        .into_iter()
+        .map(|file| {
+            let at: Vec<&str> = places
+                .iter()
+                .filter(|(r, _)| r.split_once('#').map_or(r.as_str(), |(f, _)| f) == file)
+                .map(|(_, p)| p.as_str())
+                .collect();
+            let why = unresolved
+                .iter()
+                .find(|(r, _)| r.starts_with(file))
+                .map_or("no directory to read it from was given", |(_, why)| why);
+            let shown: Vec<String> = at.iter().take(MAX_PLACES_SHOWN).map(|p| format!("`#{p}`")).collect();
+            let more = at.len().saturating_sub(MAX_PLACES_SHOWN);
+            let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+            (
+                format!("`{file}`: {why}"),
+                format!(
+                    "{} place(s) refer to it, each typed loosely or left out (an answer keeps its status, not its body): {}{more}",
+                    at.len(),
+                    shown.join(", ")
+                ),
+            )
+        })
+        .collect()
+}
+
+/// Places of a reference to another file listed in a finding.
+const MAX_PLACES_SHOWN: usize = 5;
+
+/// Every `$ref` to another file in `value` (at `pointer`), with where it is.
+fn external_places(value: &Value, pointer: String, out: &mut Vec<(String, String)>, depth: usize) {
+    if depth > crate::import::document::MAX_NESTING {
+        return;
+    }
+    match value {
+        Value::Object(map) => {
+            if let Some(r) = map.get("$ref").and_then(Value::as_str)
+                && !r.starts_with('#')
+            {
+                out.push((r.to_owned(), pointer.clone()));
+            }
+            for (key, inner) in map {
+                let at = format!("{pointer}/{}", crate::import::document::escape(key));
+                external_places(inner, at, out, depth + 1);
+            }
+        }
+        Value::Array(items) => {
+            for (i, inner) in items.iter().enumerate() {
+                external_places(inner, format!("{pointer}/{i}"), out, depth + 1);
+            }
+        }
+        _ => {}
+    }
+}
+
 /// The sections a named reference can point into.
 const SECTIONS: [&str; 3] = ["schemas", "parameters", "responses"];
 

@@ -209,11 +209,11 @@ fn import_on_this_thread(
             detail: None,
         });
     }
-    for (r, why) in unresolved {
+    for (what, places) in bundle::not_brought_in(doc, &unresolved) {
         conv.report.approximated.push(Finding {
             pointer: "#".to_owned(),
             reason: "a `$ref` to another file not brought in".to_owned(),
-            detail: Some(format!("`{r}`: {why}")),
+            detail: Some(format!("{what}; {places}")),
         });
     }
     let mut spec = conv.build(options);
