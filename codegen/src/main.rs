@@ -438,10 +438,11 @@ fn import(args: &[String]) -> Result<ExitCode, String> {
     print!("{}", imported.yaml);
     eprint!("{}", imported.report);
     if let Some(path) = report {
-        let fidelity = tidings_codegen::import::fidelity_report(
+        let fidelity = tidings_codegen::import::fidelity_report_in(
             &text,
             &imported,
             &format!("{}.yaml", options.service),
+            options.base_dir.as_deref(),
         )
         .map_err(|e| e.to_string())?;
         let json = serde_json::to_string_pretty(&fidelity).map_err(|e| e.to_string())?;

@@ -2118,6 +2118,16 @@ fn definitions_in_other_files_are_read_beside_the_document() {
         None,
     );
     assert!(alone.unwrap().report.to_string().contains("not followed"));
+    // The fidelity report reads the same files, and a Swagger 2.0 answer's own `schema`: the
+    // error answer of the shared file is typed (Vonage's 22 error answers of
+    // `common_errors.yml` were counted as 3; no Swagger 2.0 error answer was counted).
+    let text = doc.to_string();
+    let typed = |dir: Option<&std::path::Path>| {
+        tidings_codegen::import::fidelity_report_in(&text, &imported, "chat.yaml", dir)
+            .unwrap()
+            .errors_typed
+    };
+    assert_eq!(typed(Some(&root.path().join("Chat/stable"))), 1);
 }
 
 /// Azure's pageable lists (ACS Chat's `GET /chat/threads?maxPageSize=`, `x-ms-pageable` with

@@ -75,7 +75,7 @@ use checked::{checked, follow_examples};
 pub use document::{MAX_NESTING, Version, parse_document, read_document};
 pub use fidelity::{
     FidelityReport, Located, RequestExample, TypedExample, difference, fidelity_report,
-    request_examples, typed_examples,
+    fidelity_report_in, request_examples, typed_examples,
 };
 pub use interpret::interpret;
 pub use options::ImportOptions;
