@@ -42,9 +42,12 @@ mod field_auth;
 mod interpret;
 mod key_text;
 mod listed;
+mod lossless;
 mod media;
 mod merge;
+mod one_way;
 mod operations;
+mod options;
 mod out;
 mod pagination;
 mod query_objects;
@@ -54,9 +57,6 @@ mod report;
 mod requirements;
 mod routes;
 mod schema;
-
-mod one_way;
-mod options;
 mod security;
 mod servers;
 mod swagger_pointer;
@@ -74,10 +74,11 @@ pub(crate) use checked::is_imported;
 use checked::{checked, follow_examples};
 pub use document::{MAX_NESTING, Version, parse_document, read_document};
 pub use fidelity::{
-    FidelityReport, Located, RequestExample, TypedExample, difference, fidelity_report,
-    fidelity_report_in, request_examples, typed_examples,
+    FidelityReport, Located, RequestExample, TypedExample, fidelity_report, fidelity_report_in,
+    request_examples, typed_examples,
 };
 pub use interpret::interpret;
+pub use lossless::difference;
 pub use options::ImportOptions;
 pub(crate) use out::{FieldOut, OpOut, ParamOut, TypeOut, VariantOut};
 pub use pagination::PaginationCounts;
