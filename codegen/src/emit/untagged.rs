@@ -94,70 +94,27 @@ pub(super) fn untagged_union(
                 #text
             })
         });
-    // Two object variants or more: written as its content, read best fit first.
-    if let Some(keys) = keys {
-        let keys = keys.iter().map(|k| match k {
-            Some(k) => quote!(Some(&[#(#k),*])),
-            None => quote!(None),
-        });
-        let tries = variants.iter().enumerate().map(|(i, v)| {
-            let id = format_ident!("{}", v.rust);
-            quote!(#i => rt::union::fits(&whole).map(Self::#id),)
-        });
-        let writes = variants.iter().map(|v| {
-            let id = format_ident!("{}", v.rust);
-            quote!(Self::#id(content) => ::serde::Serialize::serialize(content, serializer),)
-        });
-        let (ser_gate, de_gate) = (
-            settings.server_gate(t.flow.sent),
-            settings.server_gate(t.flow.received),
-        );
-        return quote! {
-            #doc
-            #[derive(Debug, Clone, PartialEq)]
-            #[non_exhaustive]
-            #[allow(clippy::large_enum_variant)]
-            pub enum #name {
-                #(#defs)*
-                /// A payload that fits no variant, as received.
-                Unknown(::serde_json::Value),
-            }
-            #(#from)*
-
-            #ser_gate
-            impl ::serde::Serialize for #name {
-                fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                    match self {
-                        #(#writes)*
-                        Self::Unknown(value) => ::serde::Serialize::serialize(value, serializer),
-                    }
-                }
-            }
-
-            #de_gate
-            impl<'de> ::serde::Deserialize<'de> for #name {
-                fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                    let whole = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
-                    for i in rt::union::fit_order(&whole, &[#(#keys),*]) {
-                        let found = match i {
-                            #(#tries)*
-                            _ => None,
-                        };
-                        if let Some(found) = found {
-                            return Ok(found);
-                        }
-                    }
-                    Ok(Self::Unknown(whole))
-                }
-            }
-        };
-    }
-    let (derives, gated) = settings.serde_derives(t.flow);
+    // Two object variants or more: written as its content, read best fit first (impls of
+    // its own); else serde's untagged derive.
+    let (derives, attrs, impls) = match keys {
+        Some(keys) => (
+            TokenStream::new(),
+            TokenStream::new(),
+            best_fit_impls(t, variants, &keys, settings),
+        ),
+        None => {
+            let (derives, gated) = settings.serde_derives(t.flow);
+            (
+                derives,
+                quote!(#gated #[serde(untagged)]),
+                TokenStream::new(),
+            )
+        }
+    };
     quote! {
         #doc
         #[derive(Debug, Clone, PartialEq, #derives)]
-        #gated
-        #[serde(untagged)]
+        #attrs
         #[non_exhaustive]
         #[allow(clippy::large_enum_variant)]
         pub enum #name {
@@ -166,5 +123,62 @@ pub(super) fn untagged_union(
             Unknown(::serde_json::Value),
         }
         #(#from)*
+        #impls
+    }
+}
+
+/// `Serialize` (the content as it is) and `Deserialize` (the variants in
+/// `rt::union::fit_order`, the first that decodes) of an untagged union whose object variants
+/// have the fields `keys`.
+fn best_fit_impls(
+    t: &TypeInfo,
+    variants: &[VariantInfo],
+    keys: &[Option<Vec<&str>>],
+    settings: &Settings,
+) -> TokenStream {
+    let name = format_ident!("{}", t.name);
+    let keys = keys.iter().map(|k| match k {
+        Some(k) => quote!(Some(&[#(#k),*])),
+        None => quote!(None),
+    });
+    let tries = variants.iter().enumerate().map(|(i, v)| {
+        let id = format_ident!("{}", v.rust);
+        quote!(#i => rt::union::fits(&whole).map(Self::#id),)
+    });
+    let writes = variants.iter().map(|v| {
+        let id = format_ident!("{}", v.rust);
+        quote!(Self::#id(content) => ::serde::Serialize::serialize(content, serializer),)
+    });
+    let (ser_gate, de_gate) = (
+        settings.server_gate(t.flow.sent),
+        settings.server_gate(t.flow.received),
+    );
+    quote! {
+        #ser_gate
+        impl ::serde::Serialize for #name {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                match self {
+                    #(#writes)*
+                    Self::Unknown(value) => ::serde::Serialize::serialize(value, serializer),
+                }
+            }
+        }
+
+        #de_gate
+        impl<'de> ::serde::Deserialize<'de> for #name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let whole = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
+                for i in rt::union::fit_order(&whole, &[#(#keys),*]) {
+                    let found = match i {
+                        #(#tries)*
+                        _ => None,
+                    };
+                    if let Some(found) = found {
+                        return Ok(found);
+                    }
+                }
+                Ok(Self::Unknown(whole))
+            }
+        }
     }
 }

@@ -4,7 +4,7 @@
 #[allow(clippy::wildcard_imports)] // the converter's shared imports and helpers
 use super::*;
 
-use super::errors::{ERROR_CODE_NAMES, ERROR_MESSAGE_NAMES, ErrorAnswer};
+use super::errors::{ERROR_CODE_NAMES, ERROR_MESSAGE_NAMES, ErrorAnswer, typed_error_body};
 
 /// The name of an error type made from a shape written in place.
 const ERROR_TYPE_HINT: &str = "Error";
@@ -16,20 +16,7 @@ impl Converter<'_> {
         let schema_ptr = self.pointer(at);
         let (code, message) = self.error_paths_of(ty, &schema_ptr);
         let mut node = Node::map();
-        node.set("type", Node::str(ty));
-        for (key, path, default) in [
-            ("code", code, crate::resolved::defaults::ERROR_CODE_PATH),
-            (
-                "message",
-                message,
-                crate::resolved::defaults::ERROR_MESSAGE_PATH,
-            ),
-        ] {
-            let path = path.unwrap_or_else(|| "none".to_owned());
-            if path != default {
-                node.set(key, Node::str(path));
-            }
-        }
+        typed_error_body(&mut node, ty, code, message);
         self.provenance(&mut node, at);
         node
     }

@@ -88,6 +88,30 @@ pub(super) struct ErrorAnswer {
     pub(super) pointer: String,
 }
 
+/// Writes into `body` an error body's `type` and where its `code` and `message` are (`none`
+/// where it keeps none; left out where they are where the spec looks by default).
+pub(super) fn typed_error_body(
+    body: &mut Node,
+    ty: &str,
+    code: Option<String>,
+    message: Option<String>,
+) {
+    body.set("type", Node::str(ty));
+    for (key, path, default) in [
+        ("code", code, crate::resolved::defaults::ERROR_CODE_PATH),
+        (
+            "message",
+            message,
+            crate::resolved::defaults::ERROR_MESSAGE_PATH,
+        ),
+    ] {
+        let path = path.unwrap_or_else(|| "none".to_owned());
+        if path != default {
+            body.set(key, Node::str(path));
+        }
+    }
+}
+
 /// The components a union schema's members refer to, in order (empty for anything else).
 fn union_members(schema: &Value) -> Vec<String> {
     ["oneOf", "anyOf"]
@@ -609,20 +633,7 @@ impl Converter<'_> {
                 {
                     (code, message) = (None, Some("error".to_owned()));
                 }
-                body.set("type", Node::str(&ty));
-                for (key, path, default) in [
-                    ("code", code, crate::resolved::defaults::ERROR_CODE_PATH),
-                    (
-                        "message",
-                        message,
-                        crate::resolved::defaults::ERROR_MESSAGE_PATH,
-                    ),
-                ] {
-                    let path = path.unwrap_or_else(|| "none".to_owned());
-                    if path != default {
-                        body.set(key, Node::str(path));
-                    }
-                }
+                typed_error_body(&mut body, &ty, code, message);
             } else if let Some(schema) = own_schema {
                 body = self.component_error_body(schema, &mut paths);
                 if body.get("type").is_some() {
@@ -781,20 +792,7 @@ impl Converter<'_> {
         let mut body = Node::map();
         match paths.get(schema).cloned().flatten() {
             Some((ty, code, message)) => {
-                body.set("type", Node::str(&ty));
-                for (key, path, default) in [
-                    ("code", code, crate::resolved::defaults::ERROR_CODE_PATH),
-                    (
-                        "message",
-                        message,
-                        crate::resolved::defaults::ERROR_MESSAGE_PATH,
-                    ),
-                ] {
-                    let path = path.unwrap_or_else(|| "none".to_owned());
-                    if path != default {
-                        body.set(key, Node::str(path));
-                    }
-                }
+                typed_error_body(&mut body, &ty, code, message);
             }
             None => {
                 body.set("code", Node::str("none"));
