@@ -48,7 +48,10 @@ pub(super) fn code_check(
 ) -> Option<Result<Checked, ServerError>> {
     let answered = schema.object_fields(op.response.as_ref()?)?;
     let says = |name: &str, ty: Ty| answered.iter().any(|f| f.name == name && f.ty == ty);
-    if !says("valid", Ty::Boolean) && !says("status", Ty::String) {
+    // A check by what it answers (`valid`), or by its name and a `status` (a coupon's redeem
+    // `{code}` answering `{status}` is no check).
+    let named_a_check = ["check", "verif"].iter().any(|w| op.name.contains(w));
+    if !says("valid", Ty::Boolean) && !(named_a_check && says("status", Ty::String)) {
         return None;
     }
     let (code_key, code) = body.iter().find_map(|(k, v)| {

@@ -878,3 +878,43 @@ async fn a_sequence_never_gives_a_number_twice_and_its_memory_is_bounded() {
         .unwrap();
     assert_eq!(fourth["index"], 3, "{fourth}");
 }
+
+/// A code sent to an action whose answer is no check's (a coupon redeemed `{code, note}`,
+/// answering `{status}`) is not checked: answered as any action, not a 404 for a note that
+/// names no item.
+#[tokio::test]
+async fn a_code_sent_to_an_action_that_is_no_check_is_not_checked() {
+    const REDEEMED: &[FieldSchema] = &[field("status", Ty::String, false)];
+    const SCHEMA: ServiceSchema = ServiceSchema {
+        types: &[TypeSchema {
+            name: "Redeemed",
+            keeps_other_keys: false,
+            shape: ShapeSchema::Object(REDEEMED),
+        }],
+        page: None,
+    };
+    let redeem = ResourceOp {
+        name: "redeem_coupon",
+        kind: ResourceAction::Action,
+        collection: "/coupons/redeem",
+        item_param: None,
+        item_field: None,
+        id_field: "id",
+        response: Some(Ty::Named("Redeemed")),
+        items: None,
+        filters: &[],
+    };
+    let store = Resources::new(ResourceLimits::default());
+    let call = ResourceCall {
+        merge_nested: false,
+        path: Vec::new(),
+        query: Value::Null,
+        body: json!({"code": "SAVE10", "note": "first order"}),
+        named_as: None,
+        sendable: None,
+        read_as: None,
+        item_path: None,
+    };
+    let answered = store.serve(&SCHEMA, &redeem, &call).await;
+    assert!(answered.is_ok(), "{answered:?}");
+}
