@@ -51,7 +51,7 @@ pub(super) fn code_check(
     // A check by what it answers (`valid`), or by its name and a `status` (a coupon's redeem
     // `{code}` answering `{status}` is no check).
     let named_a_check = ["check", "verif"].iter().any(|w| op.name.contains(w));
-    if !says("valid", Ty::Boolean) && !(named_a_check && says("status", Ty::String)) {
+    if !(says("valid", Ty::Boolean) || (named_a_check && says("status", Ty::String))) {
         return None;
     }
     let (code_key, code) = body.iter().find_map(|(k, v)| {
