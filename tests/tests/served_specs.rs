@@ -11211,3 +11211,401 @@ operations:
     let (_, own) = check(vec![by_sid(), ("Code", "4321".to_owned())]).await;
     assert_eq!(own["valid"], true, "{own}");
 }
+
+/// Vonage Verify's API as its document (`Nexmo/api-specification`, `definitions/verify.yml` at
+/// `ad04200`) states it, reduced to the facts these calls read: each operation RPC style, the
+/// credentials in each body (and the search's query), every answer one `200` whose success and
+/// error are told by `status`.
+const VONAGE_VERIFY: &str = r##"
+openapi: 3.0.3
+info: { title: Verify API, version: 1.1.7 }
+servers: [{ url: "https://api.nexmo.com/verify" }]
+paths:
+  /{format}:
+    post:
+      operationId: verifyRequest
+      parameters: [{ $ref: "#/components/parameters/format" }]
+      requestBody:
+        required: true
+        content:
+          application/x-www-form-urlencoded:
+            schema:
+              type: object
+              required: [api_key, api_secret, number, brand]
+              properties:
+                api_key: { type: string }
+                api_secret: { type: string }
+                number: { type: string, example: "447700900000" }
+                brand: { type: string, maxLength: 18, example: Acme Inc }
+      responses:
+        "200":
+          description: OK
+          content:
+            application/json:
+              schema:
+                oneOf:
+                  - $ref: "#/components/schemas/requestResponse"
+                  - $ref: "#/components/schemas/requestErrorResponse"
+  /search/{format}:
+    get:
+      operationId: verifySearch
+      parameters:
+        - $ref: "#/components/parameters/format"
+        - { name: api_key, in: query, required: true, schema: { type: string } }
+        - { name: api_secret, in: query, required: true, schema: { type: string } }
+        - { name: request_id, in: query, required: true, schema: { type: string } }
+      responses:
+        "200":
+          description: OK
+          content:
+            application/json:
+              schema:
+                oneOf:
+                  - $ref: "#/components/schemas/searchResponse"
+                  - $ref: "#/components/schemas/searchErrorResponse"
+  /check/{format}:
+    post:
+      operationId: verifyCheck
+      parameters: [{ $ref: "#/components/parameters/format" }]
+      requestBody:
+        required: true
+        content:
+          application/x-www-form-urlencoded:
+            schema:
+              type: object
+              required: [api_key, api_secret, request_id, code]
+              properties:
+                api_key: { type: string }
+                api_secret: { type: string }
+                request_id: { type: string, maxLength: 32, example: abcdef0123456789abcdef0123456789 }
+                code: { type: string, minLength: 4, maxLength: 6, example: "1234" }
+      responses:
+        "200":
+          description: OK
+          content:
+            application/json:
+              schema:
+                oneOf:
+                  - $ref: "#/components/schemas/checkResponse"
+                  - $ref: "#/components/schemas/checkErrorResponse"
+  /control/{format}:
+    post:
+      operationId: verifyControl
+      parameters: [{ $ref: "#/components/parameters/format" }]
+      requestBody:
+        required: true
+        content:
+          application/x-www-form-urlencoded:
+            schema:
+              type: object
+              required: [api_key, api_secret, request_id, cmd]
+              properties:
+                api_key: { type: string }
+                api_secret: { type: string }
+                request_id: { type: string, example: abcdef0123456789abcdef0123456789 }
+                cmd: { type: string, enum: [cancel, trigger_next_event] }
+      responses:
+        "200":
+          description: OK
+          content:
+            application/json:
+              schema:
+                oneOf:
+                  - $ref: "#/components/schemas/controlResponse"
+                  - $ref: "#/components/schemas/controlErrorResponse"
+components:
+  parameters:
+    format: { name: format, in: path, required: true, schema: { type: string, enum: [json, xml] } }
+  schemas:
+    requestResponse:
+      type: object
+      properties:
+        request_id: { type: string, maxLength: 32, example: abcdef0123456789abcdef0123456789 }
+        status: { type: string, example: "0" }
+    requestErrorResponse:
+      type: object
+      properties:
+        request_id: { type: string, example: abcdef0123456789abcdef0123456789 }
+        status: { type: string, enum: ["0", "1", "2", "3", "4"] }
+        error_text: { type: string, example: Your request is incomplete and missing the mandatory parameter `number` }
+    searchResponse:
+      type: object
+      properties:
+        request_id: { type: string, example: abcdef0123456789abcdef0123456789 }
+        account_id: { type: string, example: abcdef01 }
+        status: { type: string, enum: [IN PROGRESS, SUCCESS, FAILED, EXPIRED, CANCELLED] }
+        number: { type: string, example: "447700900000" }
+    searchErrorResponse:
+      type: object
+      properties:
+        request_id: { type: string, example: abcdef0123456789abcdef0123456789 }
+        status: { type: string, enum: ["101"] }
+        error_text: { type: string, example: No response found }
+    checkResponse:
+      type: object
+      properties:
+        request_id: { type: string, example: abcdef0123456789abcdef0123456789 }
+        event_id: { type: string, example: 0A00000012345678 }
+        status: { type: string, example: "0" }
+    checkErrorResponse:
+      type: object
+      properties:
+        request_id: { type: string, example: abcdef0123456789abcdef0123456789 }
+        status: { type: string, enum: ["0", "1", "16", "17"] }
+        error_text: { type: string, example: The code inserted does not match the expected value }
+    controlResponse:
+      type: object
+      properties:
+        status: { type: string, example: "0" }
+        command: { type: string, enum: [cancel, trigger_next_event] }
+    controlErrorResponse:
+      type: object
+      properties:
+        status: { type: string, enum: ["6", "19"] }
+        error_text: { type: string, example: The requestId does not exist or its no longer active }
+"##;
+
+/// Vonage Verify: the `request_id` a start answers is kept, so the search answers that request
+/// (its number), a check of its code passes or fails, and an id nothing started is a 404; each
+/// answer says how it went as Vonage's clients read it (`status: "0"`, else `error_text`).
+/// Nothing was kept: the search answered a made-up request, and a check of the id a start had
+/// just answered was a 404.
+#[tokio::test]
+async fn vonage_verify_s_started_request_is_searched_checked_and_cancelled_by_its_id() {
+    let (served, _dir) = serve_document(VONAGE_VERIFY, "verify.yml", "vonage_verify").await;
+    let key = served.credential("api_key").unwrap();
+    let secret = served.credential("api_secret").unwrap();
+    let post = |path: &'static str, fields: Vec<(&'static str, String)>| {
+        let mut form = vec![
+            ("api_key", key.to_owned()),
+            ("api_secret", secret.to_owned()),
+        ];
+        form.extend(fields);
+        let served = &served;
+        async move {
+            let form: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            post_form(served, "", path, &form).await
+        }
+    };
+    let (status, started) = post(
+        "/json",
+        vec![("number", "447700900001".into()), ("brand", "Acme".into())],
+    )
+    .await;
+    assert_eq!(status, 200, "{started}");
+    assert_eq!(started["status"], "0", "{started}");
+    let id = started["request_id"].as_str().unwrap().to_owned();
+    let search = |id: String| {
+        let path = format!("/search/json?api_key={key}&api_secret={secret}&request_id={id}");
+        let served = &served;
+        async move { open_call(served, "GET", &path, None).await }
+    };
+    let (status, found) = search(id.clone()).await;
+    assert_eq!(status, 200, "{found}");
+    assert_eq!(
+        (&found["request_id"], &found["number"]),
+        (&serde_json::json!(id), &serde_json::json!("447700900001")),
+        "{found}"
+    );
+    let check = |code: &'static str| {
+        post(
+            "/check/json",
+            vec![("request_id", id.clone()), ("code", code.into())],
+        )
+    };
+    let (status, wrong) = check("0000").await;
+    assert_eq!(status, 200, "{wrong}");
+    assert_ne!(wrong["status"], "0", "{wrong}");
+    assert_eq!(
+        wrong["error_text"], "The code inserted does not match the expected value",
+        "{wrong}"
+    );
+    let (_, right) = check("1234").await;
+    assert_eq!(
+        (&right["status"], &right["request_id"]),
+        (&serde_json::json!("0"), &serde_json::json!(id)),
+        "{right}"
+    );
+    assert!(right.get("error_text").is_none(), "{right}");
+    let (status, cancelled) = post(
+        "/control/json",
+        vec![("request_id", id.clone()), ("cmd", "cancel".into())],
+    )
+    .await;
+    assert_eq!(
+        (status, &cancelled["status"]),
+        (200, &serde_json::json!("0")),
+        "{cancelled}"
+    );
+    // An id nothing started: nothing to search, check or cancel.
+    let (status, none) = search("0123456789abcdef0123456789abcdef".into()).await;
+    assert_eq!(status, 404, "{none}");
+    let (status, none) = post(
+        "/check/json",
+        vec![
+            ("request_id", "0123456789abcdef0123456789abcdef".into()),
+            ("code", "1234".into()),
+        ],
+    )
+    .await;
+    assert_eq!(status, 404, "{none}");
+}
+
+#[tokio::test]
+async fn an_action_on_the_callers_own_account_named_in_the_path_is_served() {
+    // Vonage's Subaccounts: `POST /{api_key}/transfer-number` acts on the account the caller
+    // signs in as (its Basic user name) and documents a 404 for another's; nothing creates
+    // accounts, so every transfer was that 404.
+    let (_dir, served) = served_named(
+        "accounts",
+        r#"credentials:
+  api_key: { env: ACCOUNTS_API_KEY, secret: false }
+  api_secret: { env: ACCOUNTS_API_SECRET }
+auth:
+  - { name: basic, kind: basic, username: api_key, password: api_secret }
+types:
+  Transfer:
+    fields:
+      from: { type: string, required: true }
+      to: { type: string, required: true }
+      number: { type: string, required: true }
+operations:
+  transfer_number:
+    method: POST
+    path: /{api_key}/transfer-number
+    path_params: { api_key: { type: string } }
+    body: Transfer
+    response: Transfer
+    errors: [404]
+"#,
+    )
+    .await;
+    let key = served.credential("api_key").unwrap().to_owned();
+    let secret = served.credential("api_secret").unwrap().to_owned();
+    use base64::Engine as _;
+    let auth = format!(
+        "Basic {}",
+        base64::engine::general_purpose::STANDARD.encode(format!("{key}:{secret}"))
+    );
+    let body = serde_json::json!({"from": key, "to": "00000001", "number": "447700900000"});
+    let own = format!("/{key}/transfer-number");
+    let (status, moved) = call_json(
+        &served,
+        ("authorization", &auth),
+        "POST",
+        &own,
+        Some(body.clone()),
+    )
+    .await;
+    assert_eq!(
+        (status, &moved["number"]),
+        (200, &body["number"]),
+        "{moved}"
+    );
+    // Another account, which the caller is not: the documented 404.
+    let (status, other) = call_json(
+        &served,
+        ("authorization", &auth),
+        "POST",
+        "/someone-else/transfer-number",
+        Some(body),
+    )
+    .await;
+    assert_eq!(status, 404, "{other}");
+}
+
+#[tokio::test]
+async fn a_create_whose_body_is_one_shape_or_another_answers_what_the_service_sets() {
+    // Vonage's Voice: a call is created with an `ncco` or with an `answer_url` (an untagged
+    // union body); the call's `status` and `direction` are the service's to set, but only an
+    // object body said which fields a client sends, so a new call had neither, and a list
+    // filtered by `status` was always empty.
+    let (_dir, served) = served_named(
+        "voice",
+        r#"credentials:
+  api_key: { env: VOICE_API_KEY }
+auth:
+  - { name: key, kind: bearer, credential: api_key }
+types:
+  CallWithNcco:
+    fields:
+      to: { type: string, required: true }
+      ncco: { type: "list<json>", required: true }
+  CallWithAnswerUrl:
+    fields:
+      to: { type: string, required: true }
+      answer_url: { type: "list<string>", required: true }
+  NewCall:
+    untagged: true
+    variants:
+      ncco: { type: CallWithNcco }
+      answer_url: { type: CallWithAnswerUrl }
+  Call:
+    fields:
+      uuid: { type: string, format: uuid }
+      to: { type: string }
+      status: { type: string, example: started }
+      direction: { type: CallDirection }
+  CallDirection:
+    values: [outbound, inbound]
+  Calls:
+    fields:
+      calls: { type: "list<Call>" }
+operations:
+  create_call:
+    method: POST
+    path: /calls
+    body: NewCall
+    response: Call
+    status: [201]
+  get_call:
+    method: GET
+    path: /calls/{uuid}
+    path_params: { uuid: { type: string } }
+    response: Call
+  list_calls:
+    method: GET
+    path: /calls
+    query:
+      status: { type: string }
+    response: Calls
+"#,
+    )
+    .await;
+    let key = served.credential("api_key").unwrap().to_owned();
+    let auth = format!("Bearer {key}");
+    let body = serde_json::json!({"to": "14155550100", "ncco": [{"action": "talk"}]});
+    let (status, made) = call_json(
+        &served,
+        ("authorization", &auth),
+        "POST",
+        "/calls",
+        Some(body),
+    )
+    .await;
+    assert_eq!(status, 201, "{made}");
+    assert_eq!(
+        (&made["status"], &made["direction"]),
+        (
+            &serde_json::json!("started"),
+            &serde_json::json!("outbound")
+        ),
+        "{made}"
+    );
+    let path = format!("/calls/{}", made["uuid"].as_str().unwrap());
+    let (_, read) = call_json(&served, ("authorization", &auth), "GET", &path, None).await;
+    assert_eq!(read["status"], "started", "{read}");
+    let (_, listed) = call_json(
+        &served,
+        ("authorization", &auth),
+        "GET",
+        "/calls?status=started",
+        None,
+    )
+    .await;
+    assert_eq!(
+        listed["calls"].as_array().map(Vec::len),
+        Some(1),
+        "{listed}"
+    );
+}

@@ -42,6 +42,8 @@ pub(crate) fn operations(service: &tidings_codegen::check::Service) -> Vec<Serve
                 sendable: sendable(service, info, &resource),
                 read_as: None,
                 item_path: None,
+                keeps_made: false,
+                names_made: None,
                 info: info.clone(),
                 cancels,
             }
@@ -101,16 +103,86 @@ fn sendable(
         },
         _ => None,
     };
-    let top = fields(info.body.as_ref()?)?;
+    let body = info.body.as_ref()?;
+    // A body of one shape or another (Vonage's call: with an `ncco`, or an `answer_url`):
+    // what any of them sends.
+    let tops: Vec<&Vec<_>> = match body {
+        SpecTy::Named(name) => match &service.type_named(name)?.kind {
+            TypeKind::Untagged { variants } => variants
+                .iter()
+                .filter_map(|v| fields(&SpecTy::Named(v.ty.clone()?)))
+                .collect(),
+            _ => vec![fields(body)?],
+        },
+        _ => return None,
+    };
     let plain = |name: &str| -> &'static str {
         Box::leak(crate::server::resources::plain(name).into_boxed_str())
     };
     let mut names: Vec<&'static str> = Vec::new();
-    for f in top {
-        names.push(plain(&f.wire));
-        if let (1, Some(inner)) = (top.len(), fields(&f.ty)) {
-            names.extend(inner.iter().map(|f| plain(&f.wire)));
+    for top in tops {
+        for f in top {
+            names.push(plain(&f.wire));
+            if let (1, Some(inner)) = (top.len(), fields(&f.ty)) {
+                names.extend(inner.iter().map(|f| plain(&f.wire)));
+            }
         }
     }
-    Some(Box::leak(names.into_boxed_slice()))
+    (!names.is_empty()).then(|| &*Box::leak(names.into_boxed_slice()))
+}
+
+/// Marks the actions of `ops` that make an id other operations take back by the same name
+/// (Vonage Verify's start answers `request_id`; its search, check and control send it), and
+/// those others: what the start made is kept as an item, and found by that id (see
+/// `ResourceCall::keeps_made`). An id only its maker knows is not kept (a send's `message_id`
+/// that nothing reads back).
+pub(crate) fn made_and_named(service: &tidings_codegen::check::Service, ops: &mut [ServedOp]) {
+    use tidings_codegen::check::{Ty as SpecTy, TypeKind};
+    // The query parameters and body fields each operation sends, by wire name.
+    let sent: Vec<Vec<&str>> = ops
+        .iter()
+        .map(|op| {
+            let body = match &op.info.body {
+                Some(SpecTy::Named(name)) => match service.type_named(name).map(|t| &t.kind) {
+                    Some(TypeKind::Object(fields)) => {
+                        fields.iter().map(|f| f.wire.as_str()).collect()
+                    }
+                    _ => Vec::new(),
+                },
+                _ => Vec::new(),
+            };
+            let query = op.info.query.iter().map(|p| p.wire.as_str());
+            query.chain(body).collect()
+        })
+        .collect();
+    let starts: Vec<(usize, &'static str)> = ops
+        .iter()
+        .enumerate()
+        .filter(|(_, op)| {
+            op.resource.kind == ResourceAction::Action
+                && op.resource.item_param.is_none()
+                && op.resource.item_field.is_none()
+                && tidings_spec::id_like(op.resource.id_field)
+        })
+        .map(|(i, op)| (i, op.resource.id_field))
+        .filter(|(i, field)| !sent[*i].contains(field))
+        .collect();
+    let mut names = vec![None; ops.len()];
+    let mut keeps = vec![false; ops.len()];
+    for (start, field) in starts {
+        for (i, op) in ops.iter().enumerate() {
+            let takes = i != start
+                && op.resource.kind == ResourceAction::Action
+                && op.resource.item_param.is_none()
+                && sent[i].contains(&field);
+            if takes {
+                names[i] = Some(field);
+                keeps[start] = true;
+            }
+        }
+    }
+    for ((op, keeps), names) in ops.iter_mut().zip(keeps).zip(names) {
+        op.keeps_made = keeps;
+        op.names_made = names;
+    }
 }

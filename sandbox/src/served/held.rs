@@ -92,6 +92,22 @@ pub(super) fn missing_parent(
         .missing_under(parent, param, &op.resource, call)
 }
 
+/// Whether the item an operation's path names is the caller's own account, named by a
+/// credential's value (Vonage's `POST /{api_key}/transfer-number`, the account signing in):
+/// it is there, though nothing made it.
+pub(super) fn the_callers_own(
+    served: &super::ops::Served,
+    op: &super::ops::ServedOp,
+    call: &ResourceCall,
+) -> bool {
+    let Some(param) = op.resource.item_param else {
+        return false;
+    };
+    call.path
+        .iter()
+        .any(|(name, value)| *name == param && served.gateway.accepts_any(value))
+}
+
 /// The collection template and parameter of the parent item an operation creates or lists
 /// under (`/api/projects` and `project_id` of `/api/projects/{project_id}/sandboxes`), when
 /// another operation creates such parents: the parent can then be missing.

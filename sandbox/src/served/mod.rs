@@ -270,6 +270,7 @@ impl ServedService {
             .collect();
         let mut operations = build::operations(&service);
         build::read_types(schema, &mut operations);
+        build::made_and_named(&service, &mut operations);
         // The collections an integer (or number) path parameter names the items of: the one
         // an operation acts on by it, and the ones above it in its path (Intercom's `POST
         // /contacts/{contact_id}/notes`, the contact named by an integer).

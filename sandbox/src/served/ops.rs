@@ -31,6 +31,11 @@ pub(crate) struct ServedOp {
     /// For a create, its collection's item path and the parameter naming the item (see
     /// `ResourceCall::item_path`).
     pub(crate) item_path: Option<(&'static str, &'static str)>,
+    /// An action that makes an id others take back (see `ResourceCall::keeps_made`).
+    pub(crate) keeps_made: bool,
+    /// The parameter or field naming what such an action made (see
+    /// `ResourceCall::names_made`).
+    pub(crate) names_made: Option<&'static str>,
 }
 
 /// The token endpoint of a spec whose auth is OAuth2 client credentials: hands out the one

@@ -273,6 +273,7 @@ async fn respond<'s>(
     let named_in_request = op.resource.item_param.is_none() && op.resource.item_field.is_some();
     let refusals_listed = op.info.errors.iter().any(|s| (400..500).contains(s));
     if (op.info.errors.contains(&404) || (named_in_request && !refusals_listed))
+        && !super::held::the_callers_own(served, op, &call)
         && let Some(missing) = served.store.missing_item(&op.resource, &call)
     {
         return (Some(op), incoming.reject(missing));
@@ -627,6 +628,8 @@ fn inputs(
         sendable: op.sendable,
         read_as: op.read_as,
         item_path: op.item_path,
+        keeps_made: op.keeps_made,
+        names_made: op.names_made,
     })
 }
 

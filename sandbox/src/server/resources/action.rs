@@ -9,11 +9,22 @@ use super::shape::{
     per_recipient, recipients,
 };
 use super::wrapped::sent_into_wrapped;
-use super::{ResourceCall, ResourceOp, ServiceSchema, ShapeSchema, State, Ty};
+use super::{ResourceCall, ResourceOp, ServerError, ServiceSchema, ShapeSchema, State, Ty};
 use tidings_spec::id_like;
 
-/// The answer of the action `op` on `collection` (on the item `item_id` names, when given),
-/// and, for a send answering a bare list, that list's entries.
+/// What an action answers: its value, for a send answering a bare list that list's entries,
+/// and the id it made for its answer's id field, when it made one.
+pub(super) struct Answered {
+    pub(super) value: Map<String, Value>,
+    pub(super) listed: Option<Vec<Value>>,
+    pub(super) made: Option<String>,
+}
+
+/// The answer of the action `op` on `collection` (on the item `item_id` names, when given,
+/// or the one an earlier action made and the call names by that id: see `started`).
+///
+/// # Errors
+/// 404 when the call names by its id something no action made.
 pub(super) fn answer(
     state: &mut State,
     schema: &ServiceSchema,
@@ -22,12 +33,18 @@ pub(super) fn answer(
     item_id: Option<&str>,
     call: &ResourceCall,
     mut body: Map<String, Value>,
-) -> (Map<String, Value>, Option<Vec<Value>>) {
+) -> Result<Answered, ServerError> {
+    // What an earlier action made and this call names by its id (Vonage Verify's search by
+    // `request_id`): answered as an item the path named.
+    let started = super::started::value_named(state, call)?;
     // An action under an item that answers another thing it made (Ably's
     // `POST /channels/{channel_id}/messages` answers a `messageId`) answers that
     // thing, not the item: a fresh id, the path's values in the fields they name.
-    let makes = item_id.is_none() || answers_another(op);
+    let makes = (item_id.is_none() && started.is_none()) || answers_another(op);
     let item_id = item_id.filter(|_| !makes);
+    // Whether the answer is about an item held (named by the path or by a made id).
+    let about = item_id.is_some() || (started.is_some() && !makes);
+    let mut made_id = None;
     let mut value = item_id
         .and_then(|id| {
             state
@@ -44,6 +61,7 @@ pub(super) fn answer(
                 || !declared(schema, op.response.as_ref(), op.id_field)
         })
         .map(|i| i.value.clone())
+        .or(started.filter(|_| !makes))
         .unwrap_or_default();
     match item_id {
         // The item the path names, when its id fits the answer's id field (else
@@ -56,18 +74,20 @@ pub(super) fn answer(
         Some(_) => {}
         // An action that makes something (a send): a fresh id for its answer's
         // id field, when it has one; nothing is kept.
-        None if declared(schema, op.response.as_ref(), op.id_field)
+        None if !about
+            && declared(schema, op.response.as_ref(), op.id_field)
             && !body.contains_key(op.id_field) =>
         {
             state.next_id += 1;
             let id = make_id(schema, op, state.next_id);
             value.insert(op.id_field.to_owned(), id_value(schema, op, &id));
+            made_id = Some(id);
         }
         None => {}
     }
     // A send answers every id it promises (Elastic Email's `{TransactionID, MessageID}`):
     // each other id field the request does not name, a fresh id of its own.
-    if item_id.is_none() {
+    if !about {
         let answered = op.response.as_ref().and_then(|ty| schema.object_fields(ty));
         for f in answered.unwrap_or_default() {
             let named = call.path.iter().any(|(p, _)| plain(p) == plain(f.name));
@@ -106,7 +126,7 @@ pub(super) fn answer(
             &mut body,
         );
     }
-    let made = match (item_id, &call.body) {
+    let made = match (about.then_some(()), &call.body) {
         // A batch (Resend's `POST /emails/batch`, a list body): one entry per
         // thing sent in the answer's list, each given its id below.
         (None, Value::Array(sent)) => op
@@ -121,7 +141,7 @@ pub(super) fn answer(
     };
     // A send answering a bare list, one result per recipient (Mandrill's
     // `messages/send`).
-    let listed = match (&op.response, item_id) {
+    let listed = match (&op.response, about.then_some(())) {
         (Some(Ty::List(item)), None) => recipients(schema, item, &body),
         _ => None,
     };
@@ -131,11 +151,11 @@ pub(super) fn answer(
     if makes {
         sent_into_wrapped(schema, op, &body, &mut value);
     }
-    match item_id {
+    match about {
         // An action on a held item answers the item as it is, the body filling
         // only what it lacks (Intercom's reply `{type: "admin", body}` to a
         // conversation answered `type: "admin"`, outside the conversation's enum).
-        Some(_) => {
+        true => {
             let fields = op.response.as_ref().and_then(|ty| schema.object_fields(ty));
             for (name, sent) in body {
                 // Nor a value outside the answer's enum for that field (the reply's `type`
@@ -146,10 +166,31 @@ pub(super) fn answer(
                 }
             }
         }
-        None => value.extend(body),
+        false => value.extend(body),
     }
     value.extend(made.into_iter().flatten());
-    (value, listed)
+    if about {
+        only_in_enums(schema, op.response.as_ref(), &mut value);
+    }
+    Ok(Answered {
+        value,
+        listed,
+        made: made_id,
+    })
+}
+
+/// Removes from `value` the fields whose values lie outside the enum `ty` declares for them
+/// (a search answering `status` in words of its own: what a check kept is not one of them).
+fn only_in_enums(schema: &ServiceSchema, ty: Option<&Ty>, value: &mut Map<String, Value>) {
+    let Some(fields) = ty.and_then(|ty| schema.object_fields(ty)) else {
+        return;
+    };
+    value.retain(|name, v| {
+        fields
+            .iter()
+            .find(|f| f.name == name)
+            .is_none_or(|f| in_its_enum(schema, &f.ty, v))
+    });
 }
 
 /// Whether `value` is one of the values of `ty`, where `ty` is an enum (any value otherwise).

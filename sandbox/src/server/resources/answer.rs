@@ -44,6 +44,8 @@ pub fn call<Q: Serialize, B: Serialize>(
         sendable: None,
         read_as: None,
         item_path: None,
+        keeps_made: false,
+        names_made: None,
     })
 }
 

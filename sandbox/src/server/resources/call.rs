@@ -37,6 +37,12 @@ pub struct ResourceCall {
     /// item's link to itself (`href`, `uri`) is that path (Textmagic's `href` was the
     /// document's example, a 404 to follow).
     pub item_path: Option<(&'static str, &'static str)>,
+    /// For an action on no item that makes an id other operations take back (Vonage Verify's
+    /// start and its `request_id`): what it made is kept as an item, found by that id.
+    pub keeps_made: bool,
+    /// The query parameter or body field by which this call names what such an action made
+    /// (`request_id`): the answer is about that item, a 404 when none was made.
+    pub names_made: Option<&'static str>,
 }
 
 impl ResourceCall {

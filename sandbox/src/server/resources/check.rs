@@ -13,7 +13,7 @@
 use serde_json::{Map, Value};
 
 use super::names::plain;
-use super::{ResourceOp, ServerError, ServiceSchema, State, Ty};
+use super::{ResourceCall, ResourceOp, ServerError, ServiceSchema, ShapeSchema, State, Ty};
 
 /// Names of a body field that sends the code to check, in lower case without separators.
 const CODE_NAMES: &[&str] = &["code", "otp", "pin", "passcode", "verificationcode"];
@@ -44,7 +44,7 @@ pub(super) fn code_check(
     schema: &ServiceSchema,
     op: &ResourceOp,
     (collection, item_id): (&str, Option<&str>),
-    body: &Map<String, Value>,
+    (call, body): (&ResourceCall, &Map<String, Value>),
 ) -> Option<Result<Checked, ServerError>> {
     let answered = schema.object_fields(op.response.as_ref()?)?;
     let says = |name: &str, ty: Ty| answered.iter().any(|f| f.name == name && f.ty == ty);
@@ -97,7 +97,11 @@ pub(super) fn code_check(
         .filter(|(key, _)| beside(key))
         .flat_map(|(key, items)| items.iter().map(move |i| (key, i)))
         .filter(|(_, i)| fits(&i.id, &i.value))
-        .last();
+        .last()
+        .map(|(key, i)| (key.as_str(), i))
+        // Or what a start made and the body names by that id (Vonage Verify's `request_id`),
+        // wherever it is kept.
+        .or_else(|| super::started::named(state, call)?.ok());
     let Some((held_in, item)) = found else {
         let names: Vec<String> = named.iter().map(|(k, v)| format!("`{k}` `{v}`")).collect();
         return Some(Err(ServerError::new(
@@ -118,23 +122,63 @@ pub(super) fn code_check(
         Some(custom) => custom == code,
         None => code.len() >= MIN_CODE && COUNTING.get(..code.len()) == Some(code),
     };
+    // A `status` that is a result code (Vonage's `"0"`, its example), not the item's state.
+    let result_code = super::results::result_code(answered);
     let mut value = item.value.clone();
     let kept = right.then(|| {
-        value.insert("status".to_owned(), Value::from(APPROVED));
+        if result_code.is_none() || value.contains_key("status") {
+            value.insert("status".to_owned(), Value::from(APPROVED));
+        }
         if value.contains_key("valid") {
             value.insert("valid".to_owned(), Value::Bool(true));
         }
         super::fill::stamp_last_change(schema, op.response.as_ref(), &mut value);
-        (held_in.clone(), item.id.clone(), value.clone())
+        (held_in.to_owned(), item.id.clone(), value.clone())
     });
     let mut answer = value;
     if says("valid", Ty::Boolean) {
         answer.insert("valid".to_owned(), Value::Bool(right));
     }
-    if says("status", Ty::String) {
-        answer
-            .entry("status")
-            .or_insert_with(|| Value::from(PENDING));
+    match result_code {
+        // Right, the code of success; wrong, the error the document shows (its `error_text`),
+        // never that code.
+        Some(code) if right => {
+            answer.insert("status".to_owned(), Value::from(code));
+        }
+        Some(_) => {
+            answer.remove("status");
+            answer.extend(error_shown(schema, op.response.as_ref()));
+        }
+        None if says("status", Ty::String) => {
+            answer
+                .entry("status")
+                .or_insert_with(|| Value::from(PENDING));
+        }
+        None => {}
     }
     Some(Ok(Checked { kept, answer }))
+}
+
+/// The text fields an answer's error variant shows in its examples (Vonage's check answers
+/// success or `checkErrorResponse`, whose `error_text` is "The code inserted does not match
+/// the expected value"), but its status and ids.
+fn error_shown(schema: &ServiceSchema, ty: Option<&Ty>) -> Map<String, Value> {
+    let Some(Ty::Named(name)) = ty else {
+        return Map::new();
+    };
+    let Some(ShapeSchema::Untagged(variants)) = schema.named(name).map(|t| t.shape) else {
+        return Map::new();
+    };
+    let error = variants.iter().find_map(|v| match v {
+        Ty::Named(v) if v.to_ascii_lowercase().contains("error") => {
+            schema.object_fields(&Ty::Named(*v))
+        }
+        _ => None,
+    });
+    error
+        .unwrap_or_default()
+        .iter()
+        .filter(|f| f.ty == Ty::String && f.name != "status" && !tidings_spec::id_like(f.name))
+        .filter_map(|f| Some((f.name.to_owned(), Value::from(f.example?.trim_matches('"')))))
+        .collect()
 }

@@ -35,7 +35,9 @@ mod listing;
 mod lookup;
 mod merge;
 mod names;
+mod results;
 mod shape;
+mod started;
 mod state;
 mod times;
 mod typed;
@@ -50,8 +52,8 @@ pub use fill::fill;
 pub(crate) use fill::is_success_flag;
 use names::declared;
 pub(crate) use names::{plain, sent_as_its_id};
+pub use results::failure_flags;
 pub(crate) use shape::declared_keys_only;
-pub use shape::failure_flags;
 pub(crate) use state::asks_for_descending;
 pub(crate) use times::fits as time_fits;
 
@@ -62,7 +64,7 @@ use lookup::named_item;
 use merge::merge_patch;
 use shape::{
     answers_another, deleted_answer, envelope_of, filled_object, fits_id_field, from_path,
-    id_value, make_id, only_declared, page_of, result_flags,
+    id_value, make_id, only_declared, page_of,
 };
 use state::{
     filtered, find, home_of, id_text, many_ids, put, remove, remove_each, removes_many, room,
@@ -493,7 +495,7 @@ impl Resources {
             && let Some(Value::Object(inner)) = body.get(field)
         {
             body = inner.clone();
-        } else if let Some(inner) = root_wrapped(schema, item_ty.as_ref(), &body) {
+        } else if let Some(inner) = wrapped::root_wrapped(schema, item_ty.as_ref(), &body) {
             // A body that wraps the item in one key the item does not have (Mailtrap's
             // `{"email_template": {...}}`, Rails' root key), answered unwrapped.
             body = inner;
@@ -663,8 +665,13 @@ impl Resources {
             }
             // A check of a code answers about the item it names (see `check`).
             ResourceAction::Action
-                if let Some(checked) =
-                    check::code_check(&state, schema, op, (&collection, item_id), &body) =>
+                if let Some(checked) = check::code_check(
+                    &state,
+                    schema,
+                    op,
+                    (&collection, item_id),
+                    (call, &body),
+                ) =>
             {
                 let checked = checked?;
                 if let Some((held_in, id, value)) = checked.kept {
@@ -673,10 +680,18 @@ impl Resources {
                 Some(checked.answer)
             }
             ResourceAction::Action => {
-                let (value, answered) =
-                    action::answer(&mut state, schema, op, &collection, item_id, call, body);
-                listed = answered;
-                Some(value)
+                let answered =
+                    action::answer(&mut state, schema, op, &collection, item_id, call, body)?;
+                listed = answered.listed;
+                // What a start made is kept, found by its id (see `started`).
+                if let Some(id) = answered
+                    .made
+                    .filter(|_| call.keeps_made && listed.is_none())
+                {
+                    ticket =
+                        self.insert(&mut state, &collection, id, answered.value.clone(), None)?;
+                }
+                Some(answered.value)
             }
         };
         drop(state);
@@ -705,7 +720,7 @@ impl Resources {
                 // What an action answers is what it did: `sent`, `queued`, Mandrill's
                 // pool `deleted` (an item's own flags stay as they are).
                 if op.kind == ResourceAction::Action {
-                    result_flags(schema, ty, &mut value);
+                    results::result_flags(schema, ty, &mut value);
                 }
                 let value = fill(schema, ty, Some(&value), 0, None);
                 // What any operation answers is its response type, not the request echoed
@@ -869,21 +884,6 @@ impl Resources {
 
 #[cfg(test)]
 pub(crate) mod tests;
-
-/// The item a body wraps in its one key (Rails' root key: Mailtrap's `{"contact": {...}}`),
-/// when the item's type has no field of that name and declares a field of the object's.
-fn root_wrapped(
-    schema: &ServiceSchema,
-    item_ty: Option<&Ty>,
-    body: &Map<String, Value>,
-) -> Option<Map<String, Value>> {
-    let (key, Value::Object(inner)) = body.iter().next().filter(|_| body.len() == 1)? else {
-        return None;
-    };
-    let fields = item_ty.and_then(|ty| schema.object_fields(ty))?;
-    let declared = |name: &str| fields.iter().any(|f| f.name == name);
-    (!declared(key) && inner.keys().any(|k| declared(k))).then(|| inner.clone())
-}
 
 /// A JSON value as text: a string as it is, anything else as JSON.
 fn text_of(value: &Value) -> String {

@@ -812,37 +812,6 @@ pub(super) fn from_path(
     }
 }
 
-/// `answer`, an action's answer of type `ty`, with `true` in each yes/no field it lacks that
-/// says what an action does (`sent`, `queued`, `deleted`; see [`fill::RESULT_FLAGS`]): an
-/// action stores nothing, so its answer is its result, not an item's state.
-pub(super) fn result_flags(schema: &ServiceSchema, ty: &Ty, answer: &mut Value) {
-    let (Some(fields), Value::Object(map)) = (schema.object_fields(ty), answer) else {
-        return;
-    };
-    for f in fields
-        .iter()
-        .filter(|f| f.ty == Ty::Boolean && f.default.is_none())
-    {
-        if fill::RESULT_FLAGS.contains(&plain(f.name).as_str()) {
-            map.entry(f.name.to_owned()).or_insert(Value::Bool(true));
-        }
-    }
-}
-
-/// `error`, an error answer of type `ty`, with `false` in each yes/no field it lacks that
-/// would say the operation went well (Loops' failure answer `{"success": false, ...}`), before
-/// the rest is made up.
-pub fn failure_flags(schema: &ServiceSchema, ty: &Ty, error: &mut Value) {
-    let (Some(fields), Value::Object(map)) = (schema.object_fields(ty), error) else {
-        return;
-    };
-    for f in fields.iter().filter(|f| f.ty == Ty::Boolean) {
-        if fill::made_up_flag(Some(f)) && f.default.is_none() {
-            map.entry(f.name.to_owned()).or_insert(Value::Bool(false));
-        }
-    }
-}
-
 /// An item keyed by a value the client chose (Zulip's users by `email`) whose type has its own
 /// id named after the collection (`user_id`), not sent: made as a fresh id is, so the paths
 /// that name the item by it find it. The id counter after it.

@@ -83,6 +83,8 @@ fn call(id: Option<&str>, query: Value, body: Value) -> ResourceCall {
         sendable: None,
         read_as: None,
         item_path: None,
+        keeps_made: false,
+        names_made: None,
     }
 }
 
@@ -595,6 +597,8 @@ async fn a_create_takes_the_fields_its_path_names_but_never_the_parents_id_as_it
         sendable: None,
         read_as: None,
         item_path: None,
+        keeps_made: false,
+        names_made: None,
     };
     let made = store.serve(&NESTED_SCHEMA, &create, &call).await.unwrap();
     assert_eq!(made["owner_name"], "ada", "{made}");
@@ -640,6 +644,8 @@ async fn an_item_created_under_a_parent_is_found_by_its_own_path() {
         sendable: None,
         read_as: None,
         item_path: None,
+        keeps_made: false,
+        names_made: None,
     };
     let store = Resources::default();
     let made = store.serve(&SCHEMA, &create, &in_account).await.unwrap();
@@ -699,6 +705,8 @@ async fn an_item_path_under_a_parent_never_touches_the_top_level_collection() {
         sendable: None,
         read_as: None,
         item_path: None,
+        keeps_made: false,
+        names_made: None,
     };
     let refused = store.serve(&SCHEMA, &membership, &under).await.unwrap_err();
     assert_eq!(refused.status(), 404);
@@ -796,6 +804,8 @@ async fn a_replace_takes_the_fields_its_path_names() {
         sendable: None,
         read_as: None,
         item_path: None,
+        keeps_made: false,
+        names_made: None,
     };
     let made = store.serve(&MEMBER_SCHEMA, &add, &call).await.unwrap();
     assert_eq!(made["contact_id"], "ct_1", "{made}");

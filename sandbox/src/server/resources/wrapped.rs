@@ -207,3 +207,18 @@ pub(super) fn made_in_list(
         _ => false,
     })
 }
+
+/// The item a body wraps in its one key (Rails' root key: Mailtrap's `{"contact": {...}}`),
+/// when the item's type has no field of that name and declares a field of the object's.
+pub(super) fn root_wrapped(
+    schema: &ServiceSchema,
+    item_ty: Option<&Ty>,
+    body: &Map<String, Value>,
+) -> Option<Map<String, Value>> {
+    let (key, Value::Object(inner)) = body.iter().next().filter(|_| body.len() == 1)? else {
+        return None;
+    };
+    let fields = item_ty.and_then(|ty| schema.object_fields(ty))?;
+    let declared = |name: &str| fields.iter().any(|f| f.name == name);
+    (!declared(key) && inner.keys().any(|k| declared(k))).then(|| inner.clone())
+}

@@ -151,6 +151,8 @@ async fn an_action_under_an_item_answering_another_things_id_makes_a_fresh_one()
         sendable: None,
         read_as: None,
         item_path: None,
+        keeps_made: false,
+        names_made: None,
     };
     let first = store.serve(&PUBLISH_SCHEMA, &publish, &call).await.unwrap();
     let second = store.serve(&PUBLISH_SCHEMA, &publish, &call).await.unwrap();
@@ -200,6 +202,8 @@ fn an_action_on_an_item_not_held_is_missing() {
         sendable: None,
         read_as: None,
         item_path: None,
+        keeps_made: false,
+        names_made: None,
     };
     let store = Resources::default();
     assert!(

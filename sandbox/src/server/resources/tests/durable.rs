@@ -120,6 +120,8 @@ fn a_delete_takes_what_lives_under_the_item_with_it_durably() {
         sendable: None,
         read_as: None,
         item_path: None,
+        keeps_made: false,
+        names_made: None,
     };
     let add_key = ResourceOp {
         collection: "/v1/domains/{parent}/keys",
@@ -179,6 +181,8 @@ fn a_delete_with_items_under_it_that_cannot_be_committed_keeps_them_all() {
         sendable: None,
         read_as: None,
         item_path: None,
+        keeps_made: false,
+        names_made: None,
     };
     for _ in 0..2 {
         store.serve_now(&SCHEMA, &keys, &under(json!({}))).unwrap();

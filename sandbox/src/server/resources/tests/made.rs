@@ -44,6 +44,8 @@ async fn a_sequence_never_gives_a_number_twice_and_its_memory_is_bounded() {
         sendable: None,
         read_as: None,
         item_path: None,
+        keeps_made: false,
+        names_made: None,
     };
     let first = store
         .serve(&SCHEMA, &create, &call("c0", None))
@@ -115,6 +117,8 @@ async fn a_code_sent_to_an_action_that_is_no_check_is_not_checked() {
         sendable: None,
         read_as: None,
         item_path: None,
+        keeps_made: false,
+        names_made: None,
     };
     let answered = store.serve(&SCHEMA, &redeem, &call).await;
     assert!(answered.is_ok(), "{answered:?}");

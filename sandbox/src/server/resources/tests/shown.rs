@@ -141,6 +141,8 @@ fn an_uploaded_file_is_listed_by_its_name_and_length() {
         sendable: None,
         read_as: None,
         item_path: None,
+        keeps_made: false,
+        names_made: None,
     };
     store.serve_now(&FILES, &upload, &put).unwrap();
     let listed = store
