@@ -38,25 +38,43 @@ pub(super) fn made_elsewhere(
             .pattern
             .clone()
     };
-    let id_field = answered_fields(service, op)?
+    let answered = answered_fields(service, op)?;
+    // The id field, by its pattern; or, where no id field has one, a field whose name is the
+    // path parameter a get names its items by (The SMS Works' `POST /message/send` answers
+    // `messageid`, read at `/messages/{messageid}`).
+    let patterned = answered
         .iter()
-        .find(|f| f.constraints.pattern.is_some() && id_like(&f.wire))?
-        .wire
-        .clone();
-    let pattern = pattern_of(op, &id_field)?;
+        .find(|f| f.constraints.pattern.is_some() && id_like(&f.wire));
+    let (id_field, pattern) = match patterned {
+        Some(f) => (f.wire.clone(), pattern_of(op, &f.wire)),
+        None => (String::new(), None),
+    };
+    if patterned.is_some() && pattern.is_none() {
+        return None;
+    }
     let mut homes = service.operations.iter().filter_map(|o| {
         if o.method != Method::Get || !o.path.ends_with('}') {
             return None;
         }
         let read = shape_of(service, o);
-        (read.kind == ResourceAction::Get
-            && !read.collection.contains('{')
-            && read.id_field == id_field
-            && pattern_of(o, &read.id_field).as_ref() == Some(&pattern))
-        .then_some(read.collection)
+        let same_id = match &pattern {
+            Some(pattern) => {
+                read.id_field == id_field && pattern_of(o, &read.id_field).as_ref() == Some(pattern)
+            }
+            // Named alike in the answer, the read's path and the read's answer, and longer
+            // than a bare `id` (which names anything).
+            None => {
+                read.item_param.as_deref() == Some(read.id_field.as_str())
+                    && read.id_field.len() > 3
+                    && pattern_of(o, &read.id_field).is_none()
+                    && answered.iter().any(|f| f.wire == read.id_field)
+            }
+        };
+        (read.kind == ResourceAction::Get && !read.collection.contains('{') && same_id)
+            .then_some((read.collection, read.id_field))
     });
     match (homes.next(), homes.next()) {
-        (Some(collection), None) => Some(ResourceShape {
+        (Some((collection, id_field)), None) => Some(ResourceShape {
             kind: ResourceAction::Create,
             collection,
             item_param: None,
@@ -100,5 +118,36 @@ types:
             shape("create_conversation"),
             ("Create", "/v1/Conversations".into())
         );
+    }
+
+    #[test]
+    fn a_send_answering_the_id_a_get_names_its_items_by_makes_those_items() {
+        // The SMS Works: `POST /message/send` answers `{messageid}`, read at
+        // `/messages/{messageid}`; no pattern says so, the names do. A bare `id` names
+        // anything: a send answering one is no message.
+        let yaml = r#"
+service: { name: sms, title: Sms, summary: Sms, source: assumed, base_url: { default: "http://localhost:1", env: SMS_BASE_URL, source: assumed } }
+operations:
+  send_message: { method: POST, path: "/message/send", body: NewMessage, response: Sent, source: assumed }
+  get_message: { method: GET, path: "/messages/{messageid}", path_params: { messageid: { type: string } }, response: Message, source: assumed }
+  send_note: { method: POST, path: "/note/send", body: NewMessage, response: Note, source: assumed }
+  get_note: { method: GET, path: "/notes/{id}", path_params: { id: { type: string } }, response: Note, source: assumed }
+types:
+  NewMessage: { source: assumed, fields: { content: { type: string } } }
+  Sent: { source: assumed, fields: { messageid: { type: string }, status: { type: string } } }
+  Message: { source: assumed, fields: { messageid: { type: string }, content: { type: string } } }
+  Note: { source: assumed, fields: { id: { type: string } } }
+"#;
+        let shape_of = super::super::tests::shapes_of(yaml);
+        let send = shape_of("send_message");
+        assert_eq!(
+            (
+                send.kind.name(),
+                send.collection.as_str(),
+                send.id_field.as_str()
+            ),
+            ("Create", "/messages", "messageid")
+        );
+        assert_eq!(shape_of("send_note").collection, "/note/send");
     }
 }
