@@ -9,10 +9,12 @@ use tidings_spec::id_like;
 mod answers;
 mod filters;
 mod home;
+mod search;
 mod verbs;
 
 pub use answers::envelope_items;
 use answers::{answered_fields, answered_item, items_beneath, singleton, wrapped_fields};
+use search::{search_of, searches};
 
 pub use filters::list_filters;
 
@@ -122,45 +124,6 @@ fn pages_of(service: &Service, op: &OperationInfo) -> Option<String> {
             .iter()
             .any(|o| o.path == parent && o.method == Method::Post))
     .then(|| parent.to_owned())
-}
-
-/// The collection a `POST` (or `GET`) `<collection>/search` searches, and where its answer
-/// holds the items: the parent path, when its `GET` answers the same list (that list's items
-/// path) or a page of the same items (the search's own items path), or when a `POST` search
-/// answers a list of its own and some operation creates there.
-fn search_of(service: &Service, op: &OperationInfo) -> Option<(String, Option<String>)> {
-    let parent = op.path.strip_suffix("/search")?;
-    if !matches!(op.method, Method::Post | Method::Get) || op.response.is_none() {
-        return None;
-    }
-    let at_parent = |method| {
-        service
-            .operations
-            .iter()
-            .find(|o| o.path == parent && o.method == method)
-    };
-    if let Some(list) =
-        at_parent(Method::Get).filter(|o| o.response == op.response && answers_list(service, o))
-    {
-        return Some((
-            parent.to_owned(),
-            envelope_items(service, list).map(|(p, _)| p),
-        ));
-    }
-    // Or answers a page of its own of the same items (Textmagic's `GET /messages/search`).
-    let own = envelope_items(service, op);
-    let same_items = |list: &&OperationInfo| {
-        own.as_ref()
-            .is_some_and(|(_, item)| envelope_items(service, list).is_some_and(|(_, i)| i == *item))
-    };
-    if at_parent(Method::Get).filter(same_items).is_some() {
-        return own.map(|(path, _)| (parent.to_owned(), Some(path)));
-    }
-    (op.method == Method::Post && answers_list(service, op) && at_parent(Method::Post).is_some())
-        .then(|| {
-            let items = envelope_items(service, op).map(|(p, _)| p);
-            (parent.to_owned(), items)
-        })
 }
 
 /// The last word of a parameter's name, lower case: after its last `_` or `-`, and its last
@@ -698,6 +661,7 @@ fn shape_of(service: &Service, op: &OperationInfo) -> ResourceShape {
         {
             collection_shape(ResourceAction::Delete)
         }
+        Method::Post if searches(service, op) => collection_shape(ResourceAction::List),
         Method::Post
             if listed
                 || sibling.is_some()
