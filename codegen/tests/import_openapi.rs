@@ -1514,3 +1514,45 @@ paths:
     );
     assert_eq!(errors.code.as_deref(), Some("none"), "{}", imported.yaml);
 }
+
+/// iSendPro's document has no security scheme either: every operation carries its API key as
+/// `keyid` ("Clé API"), a body field or a query parameter. It was imported as an ordinary
+/// argument of each call, and the sandbox took any key.
+#[test]
+fn a_keyid_every_operation_carries_is_a_credential() {
+    let document = r##"{
+      "openapi": "3.0.0",
+      "info": {"title": "SMS", "version": "1"},
+      "servers": [{"url": "https://api.example.com/cgi-bin"}],
+      "paths": {
+        "/sms": {"post": {"operationId": "sendSms",
+          "requestBody": {"content": {"application/json": {"schema": {"type": "object",
+            "required": ["keyid", "num", "sms"],
+            "properties": {"keyid": {"type": "string", "description": "Clé API"},
+                           "num": {"type": "string"}, "sms": {"type": "string"}}}}}},
+          "responses": {"200": {"description": "ok", "content": {"application/json": {
+            "schema": {"type": "object", "properties": {"etat": {"type": "string"}}}}}}}}},
+        "/credit": {"get": {"operationId": "getCredit",
+          "parameters": [{"name": "keyid", "in": "query", "required": true, "schema": {"type": "string"}},
+                         {"name": "credit", "in": "query", "schema": {"type": "string"}}],
+          "responses": {"200": {"description": "ok", "content": {"application/json": {
+            "schema": {"type": "object", "properties": {"credit": {"type": "number"}}}}}}}}}
+      }
+    }"##;
+    let imported = import_openapi(document, &ImportOptions::new("sms", "sms.json"), None).unwrap();
+    let s = checked(&imported);
+    let pairs = vec![("keyid".to_owned(), "keyid".to_owned())];
+    use tidings_codegen::check::AuthScheme;
+    assert_eq!(
+        s.auth[0].method,
+        AuthScheme::Body {
+            fields: pairs.clone()
+        },
+        "{}",
+        imported.yaml
+    );
+    assert_eq!(s.auth[1].method, AuthScheme::Query { params: pairs });
+    let credit = op(&s, "get_credit");
+    let query: Vec<&str> = credit.query.iter().map(|q| q.wire.as_str()).collect();
+    assert_eq!(query, ["credit"]);
+}

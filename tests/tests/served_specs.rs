@@ -11609,3 +11609,68 @@ operations:
         "{listed}"
     );
 }
+
+#[tokio::test]
+async fn a_send_gives_each_recipient_the_services_id_and_keeps_the_clients_own() {
+    // WinSMS: each recipient of a send answers the `apiMessageId` (a number) the service
+    // gave it, and the `clientMessageId` the client sent, if any. The sandbox made up a
+    // `clientMessageId` for the recipient sent without one, and no `apiMessageId` at all.
+    let (_dir, served) = served_named(
+        "winsms",
+        r#"credentials:
+  api_key: { env: WINSMS_API_KEY }
+auth:
+  - { name: key, kind: header, header: AUTHORIZATION, credential: api_key }
+types:
+  Recipient:
+    fields:
+      mobileNumber: { type: string, required: true }
+      clientMessageId: { type: string }
+  SendRequest:
+    fields:
+      message: { type: string, required: true }
+      recipients: { type: "list<Recipient>", required: true }
+  RecipientResult:
+    fields:
+      mobileNumber: { type: string }
+      clientMessageId: { type: string }
+      apiMessageId: { type: integer }
+  SendResponse:
+    fields:
+      recipients: { type: "list<RecipientResult>" }
+operations:
+  send_sms:
+    method: POST
+    path: /sms/outgoing/send
+    body: SendRequest
+    response: SendResponse
+"#,
+    )
+    .await;
+    let key = served.credential("api_key").unwrap().to_owned();
+    let body = serde_json::json!({"message": "Happy holidays", "recipients": [
+        {"mobileNumber": "27444444444", "clientMessageId": "mine-1"},
+        {"mobileNumber": "27555555555"}
+    ]});
+    let (status, sent) = call_json(
+        &served,
+        ("authorization", &key),
+        "POST",
+        "/sms/outgoing/send",
+        Some(body),
+    )
+    .await;
+    assert_eq!(status, 200, "{sent}");
+    let recipients = sent["recipients"].as_array().unwrap();
+    assert_eq!(recipients.len(), 2, "{sent}");
+    assert_eq!(recipients[0]["clientMessageId"], "mine-1", "{sent}");
+    assert!(recipients[1].get("clientMessageId").is_none(), "{sent}");
+    let ids: Vec<_> = recipients
+        .iter()
+        .map(|r| r["apiMessageId"].as_u64())
+        .collect();
+    assert!(
+        ids.iter().all(Option::is_some) && ids[0] != ids[1],
+        "{sent}"
+    );
+}

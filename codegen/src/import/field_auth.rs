@@ -28,7 +28,14 @@ pub(crate) struct FieldAuth {
 fn credential_like(name: &str) -> bool {
     matches!(
         name.to_ascii_lowercase().as_str(),
-        "api_key" | "api_secret" | "apikey" | "apisecret" | "api_token" | "auth_token" | "key"
+        "api_key"
+            | "api_secret"
+            | "apikey"
+            | "apisecret"
+            | "api_token"
+            | "auth_token"
+            | "key"
+            | "keyid"
     )
 }
 

@@ -60,23 +60,45 @@ impl Resources {
     }
 
     /// A fresh id in each of `items` (of type `item`) that lacks one: in the item's text
-    /// field `id`, else its first id-like text field.
+    /// field `id`, else its first id-like field the service makes (text, or a number: WinSMS's
+    /// `apiMessageId`), never one the client names its own things by (its `clientMessageId`,
+    /// which a recipient sent without one got made up, and the service's id none).
     fn ids_in(&self, schema: &ServiceSchema, item: &Ty, items: &mut [Value]) {
         let text_id = |i: &&FieldSchema| id_like(i.name) && i.ty == Ty::String;
+        let made_id = |i: &&FieldSchema| {
+            id_like(i.name) && matches!(i.ty, Ty::String | Ty::Integer) && !clients_own(i.name)
+        };
         let Some(id) = schema.object_fields(item).and_then(|fs| {
             fs.iter()
                 .filter(text_id)
                 .find(|i| i.name.eq_ignore_ascii_case("id"))
-                .or_else(|| fs.iter().find(text_id))
+                .or_else(|| fs.iter().find(made_id))
         }) else {
             return;
         };
         for entry in items.iter_mut().filter_map(Value::as_object_mut) {
             if entry.get(id.name).is_none_or(Value::is_null) {
-                entry.insert(id.name.to_owned(), self.fresh_id(id));
+                let fresh = match id.ty {
+                    Ty::Integer => {
+                        let mut state = self.lock();
+                        state.next_id += 1;
+                        Value::from(state.next_id)
+                    }
+                    _ => self.fresh_id(id),
+                };
+                entry.insert(id.name.to_owned(), fresh);
             }
         }
     }
+}
+
+/// Whether an id field names what the client calls its own thing (WinSMS's `clientMessageId`,
+/// an `external_id`, a `customId`): the client's to send, never made up.
+fn clients_own(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    ["client", "external", "custom", "reference"]
+        .iter()
+        .any(|w| lower.starts_with(w))
 }
 
 #[cfg(test)]
