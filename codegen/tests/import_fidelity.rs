@@ -2089,3 +2089,39 @@ paths:
         "{detail}"
     );
 }
+
+#[test]
+fn a_form_example_writing_a_boolean_in_capitals_keeps_the_field_a_boolean() {
+    // Twilio Notify's service create: `LogEnabled` is a boolean its form example writes
+    // `"True"` (what Python's clients send). Read as another JSON type, the field was typed
+    // `json`, and the sandbox refused every value of it.
+    let doc = r##"
+openapi: 3.0.3
+info: { title: T, version: "1" }
+servers: [{ url: https://api.example.com }]
+paths:
+  /v1/Services:
+    post:
+      operationId: createService
+      requestBody:
+        content:
+          application/x-www-form-urlencoded:
+            schema:
+              type: object
+              properties:
+                FriendlyName: { type: string }
+                LogEnabled: { type: boolean }
+            examples:
+              create: { value: { FriendlyName: n, LogEnabled: "True" } }
+      responses:
+        "201": { description: ok, content: { application/json: { schema: { type: object, properties: { sid: { type: string } } } } } }
+"##;
+    let imported = import_text(doc);
+    let service = checked(&imported.yaml);
+    assert_eq!(
+        field_ty(&service, "CreateServiceRequest", "LogEnabled"),
+        Ty::Boolean,
+        "{}",
+        imported.yaml
+    );
+}

@@ -11674,3 +11674,121 @@ operations:
         "{sent}"
     );
 }
+
+#[tokio::test]
+async fn an_item_with_one_object_field_beside_its_id_is_the_item_not_its_holder() {
+    // Twilio Proxy's phone number: `{sid, phone_number, capabilities: {sms, voice}}`. Read as
+    // an answer holding the item in `capabilities`, a new number's id was `res_N`, answered
+    // as the pattern's first sample: every number had the sid `PN000…0`, and none was found
+    // by it.
+    let (_dir, served) = served_named(
+        "proxy",
+        r#"credentials:
+  api_key: { env: PROXY_API_KEY }
+auth:
+  - { name: key, kind: bearer, credential: api_key }
+types:
+  Capabilities:
+    fields:
+      sms: { type: boolean }
+      voice: { type: boolean }
+  PhoneNumber:
+    fields:
+      sid: { type: string, pattern: "^PN[0-9a-fA-F]{32}$", min_len: 34, max_len: 34 }
+      phone_number: { type: string }
+      capabilities: { type: Capabilities }
+  NewPhoneNumber:
+    fields:
+      PhoneNumber: { type: string }
+operations:
+  create_phone_number:
+    method: POST
+    path: /v1/PhoneNumbers
+    body: NewPhoneNumber
+    body_encoding: form
+    response: PhoneNumber
+    status: [201]
+  fetch_phone_number:
+    method: GET
+    path: /v1/PhoneNumbers/{sid}
+    path_params: { sid: { type: string } }
+    response: PhoneNumber
+  delete_phone_number:
+    method: DELETE
+    path: /v1/PhoneNumbers/{sid}
+    path_params: { sid: { type: string } }
+"#,
+    )
+    .await;
+    let auth = format!("Bearer {}", served.credential("api_key").unwrap());
+    let (status, first) = post_form(
+        &served,
+        &auth,
+        "/v1/PhoneNumbers",
+        &[("PhoneNumber", "+15005550006")],
+    )
+    .await;
+    assert_eq!(status, 201, "{first}");
+    let (_, second) = post_form(
+        &served,
+        &auth,
+        "/v1/PhoneNumbers",
+        &[("PhoneNumber", "+15005550007")],
+    )
+    .await;
+    assert_ne!(first["sid"], second["sid"], "{first} {second}");
+    let path = format!("/v1/PhoneNumbers/{}", second["sid"].as_str().unwrap());
+    let (status, read) = call_json(&served, ("authorization", &auth), "GET", &path, None).await;
+    assert_eq!(
+        (status, &read["phone_number"]),
+        (200, &second["phone_number"]),
+        "{read}"
+    );
+    let (status, _) = call_json(&served, ("authorization", &auth), "DELETE", &path, None).await;
+    assert_eq!(status, 204);
+}
+
+#[tokio::test]
+async fn an_actions_result_code_is_the_one_its_document_shows_for_success() {
+    // Vonage's Numbers: a buy answers `{"error-code": "200", "error-code-label": "success"}`,
+    // nothing required; Vonage's clients raise unless `error-code` is `"200"`. The sandbox
+    // answered `{}`.
+    let (_dir, served) = served_named(
+        "numbers",
+        r#"credentials:
+  api_key: { env: NUMBERS_API_KEY }
+auth:
+  - { name: key, kind: bearer, credential: api_key }
+types:
+  Buy:
+    fields:
+      country: { type: string, required: true }
+      msisdn: { type: string, required: true }
+  Response:
+    fields:
+      error-code: { type: string, example: "200" }
+      error-code-label: { type: string, example: success }
+operations:
+  buy_number:
+    method: POST
+    path: /number/buy
+    body: Buy
+    body_encoding: form
+    response: Response
+"#,
+    )
+    .await;
+    let auth = format!("Bearer {}", served.credential("api_key").unwrap());
+    let (status, bought) = post_form(
+        &served,
+        &auth,
+        "/number/buy",
+        &[("country", "GB"), ("msisdn", "447700900001")],
+    )
+    .await;
+    assert_eq!(
+        (status, &bought["error-code"]),
+        (200, &serde_json::json!("200")),
+        "{bought}"
+    );
+}

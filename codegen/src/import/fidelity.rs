@@ -632,8 +632,11 @@ impl Examples<'_> {
             match (&f.ty, &*v) {
                 (Ty::List(_), Value::Array(_) | Value::Null) => {}
                 (Ty::List(_), _) => *v = Value::Array(vec![v.take()]),
-                (Ty::Boolean, Value::String(text)) if text == "true" || text == "false" => {
-                    *v = Value::Bool(text == "true");
+                // In any case: Twilio writes `"True"` (as Python's clients send it).
+                (Ty::Boolean, Value::String(text))
+                    if text.eq_ignore_ascii_case("true") || text.eq_ignore_ascii_case("false") =>
+                {
+                    *v = Value::Bool(text.eq_ignore_ascii_case("true"));
                 }
                 (Ty::Integer, Value::String(text)) => {
                     if let Ok(n) = text.parse::<i64>() {

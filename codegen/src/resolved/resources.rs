@@ -73,7 +73,12 @@ impl ResourceShape {
 }
 
 fn param_name(segment: &str) -> Option<&str> {
-    segment.strip_prefix('{')?.strip_suffix('}')
+    // One segment: `{service_sid}/Bindings/{sid}` names no parameter (it named
+    // `service_sid}/Bindings/{sid`, and Twilio Notify's services were keyed by another field).
+    segment
+        .strip_prefix('{')?
+        .strip_suffix('}')
+        .filter(|name| !name.contains(['{', '}', '/']))
 }
 
 /// `{sid}.json`: a parameter and the extension after it (`.json`), as some providers spell
@@ -836,6 +841,24 @@ mod tests {
         ] {
             assert_eq!(singular(plural), one, "{plural}");
         }
+    }
+
+    #[test]
+    fn a_create_is_keyed_by_its_items_path_not_a_path_beneath_it() {
+        // Twilio Notify: `/v1/Services/{service_sid}/Bindings/{sid}` comes before
+        // `/v1/Services/{sid}`; read as the services' item path, it named the parameter
+        // `service_sid}/Bindings/{sid`, and services were keyed by `alexa_skill_id`.
+        let yaml = r#"
+service: { name: n, title: N, summary: N, source: assumed, base_url: { default: "http://localhost:1", env: N_BASE_URL, source: assumed } }
+operations:
+  create_service: { method: POST, path: "/v1/Services", body: NewService, body_encoding: form, response: Service, source: assumed }
+  delete_binding: { method: DELETE, path: "/v1/Services/{service_sid}/Bindings/{sid}", path_params: { service_sid: { type: string }, sid: { type: string } }, source: assumed }
+  fetch_service: { method: GET, path: "/v1/Services/{sid}", path_params: { sid: { type: string } }, response: Service, source: assumed }
+types:
+  NewService: { source: assumed, fields: { FriendlyName: { type: string } } }
+  Service: { source: assumed, fields: { alexa_skill_id: { type: string }, sid: { type: string, pattern: "^IS[0-9a-f]{32}$" } } }
+"#;
+        assert_eq!(shapes_of(yaml)("create_service").id_field, "sid");
     }
 
     #[test]

@@ -22,23 +22,39 @@ pub(super) fn result_flags(schema: &ServiceSchema, ty: &Ty, answer: &mut Value) 
         }
     }
     // A result code that the document shows as success (Vonage's start and cancel answer
-    // `status: "0"`, which its clients read before anything else).
-    // Not where the answer tells an error (a wrong code's `error_text`).
+    // `status: "0"`, its numbers' buy `error-code: "200"`, which its clients read before
+    // anything else); not where the answer tells an error (a wrong code's `error_text`).
     let failed = map.keys().any(|k| k.to_ascii_lowercase().contains("error"));
-    if let Some(code) = result_code(fields).filter(|_| !failed) {
-        map.entry("status").or_insert_with(|| Value::from(code));
+    if failed {
+        return;
+    }
+    for f in fields
+        .iter()
+        .filter(|f| RESULT_CODES.contains(&plain(f.name).as_str()))
+    {
+        if let Some(code) = code_shown(f) {
+            map.entry(f.name.to_owned())
+                .or_insert_with(|| Value::from(code));
+        }
     }
 }
 
-/// The result code an answer's `status` text field shows in its example, when it is one: all
-/// digits (Vonage's `"0"`), not a word of an item's state (`pending`).
-pub(super) fn result_code(fields: &[FieldSchema]) -> Option<&'static str> {
-    fields
-        .iter()
-        .find(|f| f.name == "status" && f.ty == Ty::String)
-        .and_then(|f| f.example)
+/// Names (in lower case without separators) of an answer's field that tells how the call
+/// went by a code: Vonage's `status` (`"0"`) and `error-code` (`"200"`).
+const RESULT_CODES: &[&str] = &["status", "errorcode", "statuscode", "resultcode"];
+
+/// The code a text field shows in its example, when it is one: all digits (Vonage's `"0"`),
+/// not a word of an item's state (`pending`).
+fn code_shown(f: &FieldSchema) -> Option<&'static str> {
+    (f.ty == Ty::String)
+        .then_some(f.example?)
         .map(|e| e.trim_matches('"'))
         .filter(|e| !e.is_empty() && e.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// The result code an answer's `status` text field shows in its example (see [`code_shown`]).
+pub(super) fn result_code(fields: &[FieldSchema]) -> Option<&'static str> {
+    code_shown(fields.iter().find(|f| f.name == "status")?)
 }
 
 /// `error`, an error answer of type `ty`, with `false` in each yes/no field it lacks that

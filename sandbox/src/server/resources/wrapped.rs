@@ -55,7 +55,13 @@ pub(super) fn wrapped_item(schema: &ServiceSchema, op: &ResourceOp) -> Option<(&
     let mut lists = false;
     for f in fields {
         let lower = f.name.to_ascii_lowercase();
-        if lower == "id" || lower.ends_with("_id") || f.name.ends_with("Id") {
+        // The answer's own id (Twilio's `sid` beside a phone number's `capabilities`): the
+        // item itself, not a holder of it.
+        if lower == "id"
+            || lower.ends_with("_id")
+            || f.name.ends_with("Id")
+            || f.name == op.id_field
+        {
             return None;
         }
         match &f.ty {
