@@ -10898,6 +10898,9 @@ types:
   NewConversation:
     fields:
       UniqueName: { type: string }
+  ConversationPage:
+    fields:
+      conversations: { type: "list<Conversation>" }
   Message:
     fields:
       sid: { type: string }
@@ -10926,6 +10929,10 @@ operations:
     path: /v1/Conversations/{Sid}
     path_params: { Sid: { type: string } }
     response: Conversation
+  list_conversations:
+    method: GET
+    path: /v1/Conversations
+    response: ConversationPage
   delete_conversation:
     method: DELETE
     path: /v1/Conversations/{Sid}
@@ -10974,6 +10981,22 @@ operations:
     );
     let (_, read) = call_json(&served, ("authorization", &auth), "GET", &beta_path, None).await;
     assert_eq!(read["url"], beta["url"], "{read}");
+    // So is each listed one's, where every item said `https://example.com/`.
+    let (_, listed) = call_json(
+        &served,
+        ("authorization", &auth),
+        "GET",
+        "/v1/Conversations",
+        None,
+    )
+    .await;
+    let urls: Vec<&serde_json::Value> = listed["conversations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| &c["url"])
+        .collect();
+    assert!(urls.contains(&&beta["url"]), "{listed}");
     let (status, refused) = post_form(&served, &auth, &beta_path, &[("UniqueName", "alpha")]).await;
     assert_eq!(status, 409, "{refused}");
     // Its own name again, and a free one, are fine.

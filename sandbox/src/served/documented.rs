@@ -53,7 +53,8 @@ pub(super) fn created_location(
             Value::Number(n) => Some(n.to_string()),
             _ => None,
         });
-    let (ResourceAction::Create, Some(id)) = (op.resource.kind, id) else {
+    // A listed item lives where a created one does.
+    let (ResourceAction::Create | ResourceAction::List, Some(id)) = (op.resource.kind, id) else {
         return asked.to_owned();
     };
     let encode = path_segment;
@@ -97,21 +98,23 @@ pub(super) fn self_links(
     (id_field, host): (&str, Option<&str>),
     location: impl Fn(&Value) -> String,
 ) {
-    let Value::Object(top) = value else {
-        return;
-    };
     let holds_item = |map: &serde_json::Map<String, Value>| map.contains_key(id_field);
-    let mut holders: Vec<&mut serde_json::Map<String, Value>> = Vec::new();
-    let top_holds = holds_item(top);
-    if top_holds {
-        holders.push(top);
-    } else {
-        holders.extend(
-            top.values_mut()
-                .filter_map(|v| v.as_object_mut())
-                .filter(|m| holds_item(m)),
-        );
-    }
+    let top_holds = value.as_object().is_some_and(holds_item);
+    // The items of a list too, bare or in a page's field (Twilio's `{"services": [...]}`):
+    // each item's own link, where they all said `https://example.com/`.
+    let holders: Vec<&mut serde_json::Map<String, Value>> = match value {
+        Value::Object(top) if top_holds => vec![top],
+        Value::Object(top) => top
+            .values_mut()
+            .flat_map(objects_in)
+            .filter(|m| holds_item(m))
+            .collect(),
+        Value::Array(_) => objects_in(value)
+            .into_iter()
+            .filter(|m| holds_item(m))
+            .collect(),
+        _ => return,
+    };
     for holder in holders {
         let names: Vec<&str> = SELF_LINKS
             .iter()
@@ -129,5 +132,14 @@ pub(super) fn self_links(
         for name in names {
             holder.insert(name.to_owned(), Value::String(here.clone()));
         }
+    }
+}
+
+/// The objects `value` is, or lists.
+fn objects_in(value: &mut Value) -> Vec<&mut serde_json::Map<String, Value>> {
+    match value {
+        Value::Array(items) => items.iter_mut().filter_map(Value::as_object_mut).collect(),
+        Value::Object(map) => vec![map],
+        _ => Vec::new(),
     }
 }
