@@ -11815,3 +11815,139 @@ operations:
         "{bought}"
     );
 }
+
+#[tokio::test]
+async fn a_creation_time_written_as_text_is_now_not_the_examples_day() {
+    // Vonage's subaccounts: `created_at` is text (no format), its example
+    // `2018-03-02T16:34:49Z`; every new subaccount was created that day, and a window around
+    // now found none.
+    let (_dir, served) = served_named(
+        "subaccounts",
+        r#"credentials:
+  api_key: { env: SUBACCOUNTS_API_KEY }
+auth:
+  - { name: key, kind: bearer, credential: api_key }
+types:
+  Subaccount:
+    fields:
+      api_key: { type: string }
+      name: { type: string }
+      created_at: { type: string, example: "2018-03-02T16:34:49Z" }
+  NewSubaccount:
+    fields:
+      name: { type: string, required: true }
+operations:
+  create_subaccount:
+    method: POST
+    path: /subaccounts
+    body: NewSubaccount
+    response: Subaccount
+  get_subaccount:
+    method: GET
+    path: /subaccounts/{api_key}
+    path_params: { api_key: { type: string } }
+    response: Subaccount
+"#,
+    )
+    .await;
+    let auth = format!("Bearer {}", served.credential("api_key").unwrap());
+    let body = serde_json::json!({"name": "Department A"});
+    let (status, made) = call_json(
+        &served,
+        ("authorization", &auth),
+        "POST",
+        "/subaccounts",
+        Some(body),
+    )
+    .await;
+    assert_eq!(status, 200, "{made}");
+    let created = made["created_at"].as_str().unwrap();
+    let when = tidings_runtime::dates::rfc3339_to_unix(created).unwrap();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    assert!(now.abs_diff(u64::try_from(when).unwrap()) < 600, "{made}");
+    let path = format!("/subaccounts/{}", made["api_key"].as_str().unwrap());
+    let (_, read) = call_json(&served, ("authorization", &auth), "GET", &path, None).await;
+    assert_eq!(read["created_at"], made["created_at"], "{read}");
+}
+
+#[tokio::test]
+async fn an_identity_is_unique_among_users_not_among_what_a_user_holds() {
+    // Twilio: a Chat user's `Identity` names the user (a second is a 409); Notify's bindings
+    // are "up to 20 for the same Identity" (a phone and an app), and the second was a 409.
+    let (_dir, served) = served_named(
+        "chat",
+        r#"credentials:
+  api_key: { env: CHAT_API_KEY }
+auth:
+  - { name: key, kind: bearer, credential: api_key }
+types:
+  Item:
+    fields:
+      sid: { type: string }
+      identity: { type: string }
+      address: { type: string }
+  NewItem:
+    fields:
+      Identity: { type: string, required: true }
+      Address: { type: string }
+operations:
+  create_user:
+    method: POST
+    path: /v1/Users
+    body: NewItem
+    body_encoding: form
+    response: Item
+    status: [201]
+    errors: [409]
+  fetch_user:
+    method: GET
+    path: /v1/Users/{Sid}
+    path_params: { Sid: { type: string } }
+    response: Item
+  create_binding:
+    method: POST
+    path: /v1/Bindings
+    body: NewItem
+    body_encoding: form
+    response: Item
+    status: [201]
+    errors: [409]
+  fetch_binding:
+    method: GET
+    path: /v1/Bindings/{Sid}
+    path_params: { Sid: { type: string } }
+    response: Item
+"#,
+    )
+    .await;
+    let auth = format!("Bearer {}", served.credential("api_key").unwrap());
+    let bind = |address: &'static str| {
+        let (served, auth) = (&served, auth.clone());
+        async move {
+            post_form(
+                served,
+                &auth,
+                "/v1/Bindings",
+                &[("Identity", "alice"), ("Address", address)],
+            )
+            .await
+        }
+    };
+    assert_eq!(bind("+15550001111").await.0, 201);
+    let (status, second) = bind("apn-token").await;
+    assert_eq!(status, 201, "{second}");
+    let user = || {
+        post_form(
+            &served,
+            &auth,
+            "/v1/Users",
+            &[("Identity", "alice"), ("Address", "a@example.com")],
+        )
+    };
+    assert_eq!(user().await.0, 201);
+    let (status, again) = user().await;
+    assert_eq!(status, 409, "{again}");
+}

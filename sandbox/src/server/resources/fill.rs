@@ -747,7 +747,11 @@ fn made_by_the_service(
             _ => false,
         };
         if made && !f.nullable && !item.contains_key(f.name) {
-            item.insert(f.name.to_owned(), fill(schema, &f.ty, None, 1, Some(f)));
+            // A stamp as text, the example a time (Vonage's `created_at`): now, not that day.
+            let value = times::now_as_example(f)
+                .filter(|_| names_a_stamp(f))
+                .unwrap_or_else(|| fill(schema, &f.ty, None, 1, Some(f)));
+            item.insert(f.name.to_owned(), value);
         }
     }
 }

@@ -179,10 +179,16 @@ impl Resources {
                 }
             }
         }
+        // An `Identity` names a user (Twilio Chat's, a participant of a conversation), not a
+        // thing a user holds several of (Notify's bindings: "up to 20 for the same Identity").
+        let people = super::names::collection_thing(op.collection).is_some_and(|thing| {
+            ["user", "participant", "member", "identity", "person"].contains(&thing.as_str())
+        });
         let unique = call.body.as_object()?.iter().find_map(|(name, value)| {
             let plain = super::names::plain(name);
             let value = value.as_str().filter(|v| !v.is_empty())?;
-            (plain.contains("unique") || plain == "identity").then_some((name, plain, value))
+            (plain.contains("unique") || (plain == "identity" && people))
+                .then_some((name, plain, value))
         });
         let (name, plain, value) = unique?;
         items

@@ -67,6 +67,23 @@ fn written(form: Option<Format>, rfc3339: &str) -> Option<Value> {
     }
 }
 
+/// Now, for a text field the document shows an example time in (Vonage's subaccount
+/// `created_at: "2018-03-02T16:34:49Z"`, with no format): written as the example is (RFC 3339
+/// or RFC 2822); `None` for a field of another type, or whose example is no such time.
+pub(super) fn now_as_example(field: &FieldSchema) -> Option<Value> {
+    let example = field
+        .example
+        .filter(|_| field.ty == Ty::String)?
+        .trim_matches('"');
+    let now = now_rfc3339();
+    if dates::rfc3339_to_unix(example).is_some() {
+        Some(Value::String(now))
+    } else {
+        dates::rfc2822_to_rfc3339(example)?;
+        dates::rfc3339_to_rfc2822(&now).map(Value::String)
+    }
+}
+
 /// Milliseconds since the Unix epoch.
 pub(super) fn now_ms() -> u128 {
     std::time::SystemTime::now()
