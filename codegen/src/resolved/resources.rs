@@ -299,8 +299,14 @@ fn shape_of(service: &Service, op: &OperationInfo) -> ResourceShape {
                     id_like(&f.wire) && matches!(f.ty, Ty::String | Ty::Integer | Ty::Number)
                 })
                 .collect();
+            // Then an id of no other thing (Twilio's `sid` beside `account_sid`, where a
+            // notification is read nowhere), then the first.
+            let own = |f: &&&FieldInfo| {
+                matches!(f.wire.to_ascii_lowercase().as_str(), "sid" | "uuid" | "_id")
+            };
             ids.iter()
                 .find(|f| names_the_collection(&f.wire, noun))
+                .or_else(|| ids.iter().find(own))
                 .or(ids.first())
                 .map_or_else(|| "id".to_owned(), |f| f.wire.clone())
         }
@@ -679,7 +685,7 @@ fn shape_of(service: &Service, op: &OperationInfo) -> ResourceShape {
         // an action on the board (which would keep nothing). An answer with an id that is not
         // the parent item's own type, or (the parent not readable) a plural noun, says so.
         Method::Post
-            if has_field("id")
+            if ["id", "sid", "uuid"].iter().any(|f| has_field(f))
                 && parent.last().is_some_and(|p| param_name(p).is_some())
                 && param_name(last).is_none()
                 && nested_collection(service, op, &parent.join("/"), last) =>
@@ -812,74 +818,4 @@ fn nested_collection(service: &Service, op: &OperationInfo, parent: &str, last: 
 }
 
 #[cfg(test)]
-mod tests {
-    use super::{names_the_collection, singular};
-
-    /// The shape of each operation of a spec written in YAML, by operation name (for tests).
-    pub(super) fn shapes_of(yaml: &str) -> impl Fn(&str) -> super::ResourceShape {
-        let loaded = crate::load::load_str("spec.yaml", yaml).expect("loads");
-        let service = crate::check::check(&loaded).unwrap_or_else(|d| panic!("{d}"));
-        move |name| {
-            let op = service.operations.iter().find(|o| o.name == name);
-            super::resource_shape(
-                &service,
-                op.unwrap_or_else(|| panic!("no operation `{name}`")),
-            )
-        }
-    }
-
-    #[test]
-    fn singulars_of_field_names() {
-        for (plural, one) in [
-            ("recipient_emails", "recipient_email"),
-            ("addresses", "address"),
-            ("entries", "entry"),
-            ("ids", "id"),
-            ("boxes", "box"),
-            ("status", "status"),
-            ("email", "email"),
-        ] {
-            assert_eq!(singular(plural), one, "{plural}");
-        }
-    }
-
-    #[test]
-    fn a_create_is_keyed_by_its_items_path_not_a_path_beneath_it() {
-        // Twilio Notify: `/v1/Services/{service_sid}/Bindings/{sid}` comes before
-        // `/v1/Services/{sid}`; read as the services' item path, it named the parameter
-        // `service_sid}/Bindings/{sid`, and services were keyed by `alexa_skill_id`.
-        let yaml = r#"
-service: { name: n, title: N, summary: N, source: assumed, base_url: { default: "http://localhost:1", env: N_BASE_URL, source: assumed } }
-operations:
-  create_service: { method: POST, path: "/v1/Services", body: NewService, body_encoding: form, response: Service, source: assumed }
-  delete_binding: { method: DELETE, path: "/v1/Services/{service_sid}/Bindings/{sid}", path_params: { service_sid: { type: string }, sid: { type: string } }, source: assumed }
-  fetch_service: { method: GET, path: "/v1/Services/{sid}", path_params: { sid: { type: string } }, response: Service, source: assumed }
-types:
-  NewService: { source: assumed, fields: { FriendlyName: { type: string } } }
-  Service: { source: assumed, fields: { alexa_skill_id: { type: string }, sid: { type: string, pattern: "^IS[0-9a-f]{32}$" } } }
-"#;
-        assert_eq!(shapes_of(yaml)("create_service").id_field, "sid");
-    }
-
-    #[test]
-    fn an_id_field_named_after_its_collection() {
-        for (field, segment) in [
-            ("TemplateID", "templates"),
-            ("template_id", "templates"),
-            ("queueId", "Queues.json"),
-            ("listId", "list"),
-        ] {
-            assert!(names_the_collection(field, segment), "{field} of {segment}");
-        }
-        for (field, segment) in [
-            ("AssociatedServerId", "templates"),
-            ("id", "templates"),
-            ("TemplateID", "messages"),
-        ] {
-            assert!(
-                !names_the_collection(field, segment),
-                "{field} of {segment}"
-            );
-        }
-    }
-}
+mod tests;
