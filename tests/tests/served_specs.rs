@@ -11951,3 +11951,109 @@ operations:
     let (status, again) = user().await;
     assert_eq!(status, 409, "{again}");
 }
+
+#[tokio::test]
+async fn a_number_bought_is_listed_updated_and_given_back() {
+    // Vonage's numbers: `POST /number/buy {country, msisdn}`, `/number/update`,
+    // `/number/cancel`, listed at `GET /account/numbers`. Each was an action: a bought number
+    // was never listed, and a cancel of one never bought answered success.
+    let (_dir, served) = served_named(
+        "numbers",
+        r#"credentials:
+  api_key: { env: NUMBERS_API_KEY }
+auth:
+  - { name: key, kind: bearer, credential: api_key }
+types:
+  Details:
+    fields:
+      country: { type: string, required: true }
+      msisdn: { type: string, required: true }
+  Update:
+    fields:
+      country: { type: string, required: true }
+      msisdn: { type: string, required: true }
+      moHttpUrl: { type: string }
+  Response:
+    fields:
+      error-code: { type: string, example: "200" }
+  Number:
+    fields:
+      country: { type: string }
+      msisdn: { type: string }
+      moHttpUrl: { type: string }
+  Numbers:
+    fields:
+      count: { type: integer }
+      numbers: { type: "list<Number>" }
+operations:
+  get_owned_numbers:
+    method: GET
+    path: /account/numbers
+    query:
+      index: { type: integer }
+      size: { type: integer }
+    response: Numbers
+    pagination: { style: page, items_field: numbers, page_param: index, size_param: size }
+  buy_number:
+    method: POST
+    path: /number/buy
+    body: Details
+    body_encoding: form
+    response: Response
+    errors: [404]
+  update_number:
+    method: POST
+    path: /number/update
+    body: Update
+    body_encoding: form
+    response: Response
+    errors: [404]
+  cancel_number:
+    method: POST
+    path: /number/cancel
+    body: Details
+    body_encoding: form
+    response: Response
+    errors: [404]
+"#,
+    )
+    .await;
+    let auth = format!("Bearer {}", served.credential("api_key").unwrap());
+    let number = [("country", "GB"), ("msisdn", "447700900001")];
+    let (status, bought) = post_form(&served, &auth, "/number/buy", &number).await;
+    assert_eq!(
+        (status, &bought["error-code"]),
+        (200, &serde_json::json!("200")),
+        "{bought}"
+    );
+    let listed = || {
+        call_json(
+            &served,
+            ("authorization", &auth),
+            "GET",
+            "/account/numbers",
+            None,
+        )
+    };
+    let (_, owned) = listed().await;
+    assert_eq!(owned["numbers"][0]["msisdn"], "447700900001", "{owned}");
+    let mut update = number.to_vec();
+    update.push(("moHttpUrl", "https://example.com/inbound"));
+    let (status, _) = post_form(&served, &auth, "/number/update", &update).await;
+    assert_eq!(status, 200);
+    let (_, owned) = listed().await;
+    assert_eq!(
+        owned["numbers"][0]["moHttpUrl"], "https://example.com/inbound",
+        "{owned}"
+    );
+    let (status, _) = post_form(&served, &auth, "/number/cancel", &number).await;
+    assert_eq!(status, 200);
+    let (_, owned) = listed().await;
+    assert_eq!(
+        owned["numbers"].as_array().map(Vec::len),
+        Some(0),
+        "{owned}"
+    );
+    let (status, again) = post_form(&served, &auth, "/number/cancel", &number).await;
+    assert_eq!(status, 404, "{again}");
+}

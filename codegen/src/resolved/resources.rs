@@ -9,6 +9,7 @@ use tidings_spec::id_like;
 mod answers;
 mod filters;
 mod home;
+mod owned;
 mod search;
 mod verbs;
 
@@ -197,7 +198,7 @@ fn names_the_collection(field: &str, segment: &str) -> bool {
 
 /// What `op` does to the resource store of `service`.
 pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
-    let shape = shape_of(service, op);
+    let shape = owned::held_elsewhere(service, op).unwrap_or_else(|| shape_of(service, op));
     let mut shape = home::made_elsewhere(service, op, &shape).unwrap_or(shape);
     // A collection at the root of its base URL (Vonage's calls: `POST /`, `GET /{uuid}`) is
     // the one its items' `/{uuid}` is beneath: `` for both.

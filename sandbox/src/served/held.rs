@@ -148,7 +148,11 @@ pub(super) fn cancel_change(
     use crate::server::resources::ResourceAction;
     use tidings_codegen::check::{Ty, TypeKind};
     let cancelling = |w: &str| matches!(w, "cancel" | "void" | "abort");
-    if resource.kind != ResourceAction::Delete || !info.name.split('_').any(cancelling) {
+    // An HTTP `DELETE`: a `POST /number/cancel` gives the number back (Vonage), and it goes.
+    if resource.kind != ResourceAction::Delete
+        || info.method != tidings_codegen::model::Method::Delete
+        || !info.name.split('_').any(cancelling)
+    {
         return None;
     }
     let get = service.operations.iter().find(|o| {
