@@ -12057,3 +12057,72 @@ operations:
     let (status, again) = post_form(&served, &auth, "/number/cancel", &number).await;
     assert_eq!(status, 404, "{again}");
 }
+
+#[tokio::test]
+async fn a_form_sends_free_form_json_as_its_text_and_an_empty_form_is_the_callers_too() {
+    // Twilio Sync: `Data={"a":1}` in a form is "a JSON string" of "an arbitrary object",
+    // answered as that object (it was answered as the text); `create()` with no arguments
+    // sends an empty form, whose new item got the account `AC000…0`, not the caller's.
+    let (_dir, served) = served_named(
+        "sync",
+        r#"credentials:
+  account_sid: { env: SYNC_ACCOUNT_SID, secret: false }
+  auth_token: { env: SYNC_AUTH_TOKEN }
+auth:
+  - { name: basic, kind: basic, username: account_sid, password: auth_token }
+types:
+  Document:
+    fields:
+      sid: { type: string, pattern: "^ET[0-9a-fA-F]{32}$" }
+      account_sid: { type: string, pattern: "^AC[0-9a-fA-F]{32}$" }
+      data: { type: json }
+  NewDocument:
+    fields:
+      UniqueName: { type: string }
+      Data: { type: json }
+operations:
+  create_document:
+    method: POST
+    path: /v1/Documents
+    body: NewDocument
+    body_encoding: form
+    response: Document
+    status: [201]
+  fetch_document:
+    method: GET
+    path: /v1/Documents/{Sid}
+    path_params: { Sid: { type: string } }
+    response: Document
+"#,
+    )
+    .await;
+    let sid = served.credential("account_sid").unwrap().to_owned();
+    let token = served.credential("auth_token").unwrap().to_owned();
+    use base64::Engine as _;
+    let auth = format!(
+        "Basic {}",
+        base64::engine::general_purpose::STANDARD.encode(format!("{sid}:{token}"))
+    );
+    let (status, made) = post_form(
+        &served,
+        &auth,
+        "/v1/Documents",
+        &[("Data", r#"{"a":1,"b":[1,{"c":null}]}"#)],
+    )
+    .await;
+    assert_eq!(status, 201, "{made}");
+    assert_eq!(
+        made["data"],
+        serde_json::json!({"a": 1, "b": [1, {"c": null}]}),
+        "{made}"
+    );
+    let path = format!("/v1/Documents/{}", made["sid"].as_str().unwrap());
+    let (_, read) = call_json(&served, ("authorization", &auth), "GET", &path, None).await;
+    assert_eq!(read["data"], made["data"], "{read}");
+    let (status, empty) = post_form(&served, &auth, "/v1/Documents", &[]).await;
+    assert_eq!(
+        (status, &empty["account_sid"]),
+        (201, &serde_json::json!(sid)),
+        "{empty}"
+    );
+}

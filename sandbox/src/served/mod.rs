@@ -22,6 +22,7 @@
 mod build;
 mod documented;
 mod files;
+mod form_fields;
 mod held;
 mod keys;
 mod ops;
