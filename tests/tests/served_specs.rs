@@ -12126,3 +12126,75 @@ operations:
         "{empty}"
     );
 }
+
+#[tokio::test]
+async fn an_items_revision_moves_on_at_each_change() {
+    // Twilio Sync's document `revision` (text) and Studio's flow `revision` (a number): the
+    // word `revision` (the example) and 0, whatever was changed.
+    let (_dir, served) = served_named(
+        "sync",
+        r#"credentials:
+  api_key: { env: SYNC_API_KEY }
+auth:
+  - { name: key, kind: bearer, credential: api_key }
+types:
+  Document:
+    fields:
+      sid: { type: string }
+      revision: { type: string, example: revision }
+      data: { type: json }
+  Flow:
+    fields:
+      sid: { type: string }
+      revision: { type: integer }
+      friendly_name: { type: string }
+  NewDocument:
+    fields:
+      Data: { type: json }
+  NewFlow:
+    fields:
+      FriendlyName: { type: string }
+operations:
+  create_document:
+    method: POST
+    path: /v1/Documents
+    body: NewDocument
+    body_encoding: form
+    response: Document
+    status: [201]
+  update_document:
+    method: POST
+    path: /v1/Documents/{Sid}
+    path_params: { Sid: { type: string } }
+    body: NewDocument
+    body_encoding: form
+    response: Document
+  create_flow:
+    method: POST
+    path: /v2/Flows
+    body: NewFlow
+    body_encoding: form
+    response: Flow
+    status: [201]
+  update_flow:
+    method: POST
+    path: /v2/Flows/{Sid}
+    path_params: { Sid: { type: string } }
+    body: NewFlow
+    body_encoding: form
+    response: Flow
+"#,
+    )
+    .await;
+    let auth = format!("Bearer {}", served.credential("api_key").unwrap());
+    let (_, document) = post_form(&served, &auth, "/v1/Documents", &[("Data", "{}")]).await;
+    assert_eq!(document["revision"], "0", "{document}");
+    let path = format!("/v1/Documents/{}", document["sid"].as_str().unwrap());
+    let (_, changed) = post_form(&served, &auth, &path, &[("Data", r#"{"a":1}"#)]).await;
+    assert_eq!(changed["revision"], "1", "{changed}");
+    let (_, flow) = post_form(&served, &auth, "/v2/Flows", &[("FriendlyName", "a")]).await;
+    assert_eq!(flow["revision"], 1, "{flow}");
+    let path = format!("/v2/Flows/{}", flow["sid"].as_str().unwrap());
+    let (_, changed) = post_form(&served, &auth, &path, &[("FriendlyName", "b")]).await;
+    assert_eq!(changed["revision"], 2, "{changed}");
+}

@@ -609,6 +609,30 @@ pub(super) fn stamp_last_change(
             item.insert(f.name.to_owned(), fill(schema, &f.ty, None, 0, Some(f)));
         }
     }
+    // And its revision moves on (Twilio Sync's `revision`, Studio's flow `revision`).
+    for f in fields.iter().filter(|f| plain(f.name) == "revision") {
+        let next = match item.get(f.name) {
+            Some(Value::Number(n)) => n.as_u64().map(|n| Value::from(n + 1)),
+            Some(Value::String(t)) => t
+                .parse::<u64>()
+                .ok()
+                .map(|n| Value::from((n + 1).to_string())),
+            _ => None,
+        };
+        if let Some(next) = next.or_else(|| first_revision(f)) {
+            item.insert(f.name.to_owned(), next);
+        }
+    }
+}
+
+/// The revision of a new item, where its type has a field `revision`: `"0"` as text (Twilio
+/// Sync's, answered as the word `revision`, its example), 1 as a number (Studio's flow).
+fn first_revision(f: &FieldSchema) -> Option<Value> {
+    match f.ty {
+        Ty::String => Some(Value::from("0")),
+        Ty::Integer | Ty::Number => Some(Value::from(1)),
+        _ => None,
+    }
 }
 
 /// What the service sets on a new item of `ty` that its create did not send: the next number
@@ -624,6 +648,16 @@ pub(super) fn new_item(
 ) {
     next_in_sequence(schema, ty, item, held, given);
     objects_named_by_id(schema, ty, item);
+    for f in ty
+        .and_then(|ty| schema.object_fields(ty))
+        .unwrap_or_default()
+        .iter()
+        .filter(|f| plain(f.name) == "revision")
+    {
+        if let (false, Some(first)) = (item.contains_key(f.name), first_revision(f)) {
+            item.insert(f.name.to_owned(), first);
+        }
+    }
     made_by_the_service(schema, ty, item, sendable);
 }
 
