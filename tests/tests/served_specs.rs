@@ -12198,3 +12198,84 @@ operations:
     let (_, changed) = post_form(&served, &auth, &path, &[("FriendlyName", "b")]).await;
     assert_eq!(changed["revision"], 2, "{changed}");
 }
+
+#[tokio::test]
+async fn a_parent_named_by_its_unique_name_holds_the_same_children_as_by_its_sid() {
+    // Twilio Sync: `/v1/Lists/{ListSid}/Items`, where "either the SID or the unique name"
+    // names the list; by its unique name, its items were a 404.
+    let (_dir, served) = served_named(
+        "sync",
+        r#"credentials:
+  api_key: { env: SYNC_API_KEY }
+auth:
+  - { name: key, kind: bearer, credential: api_key }
+types:
+  List:
+    fields:
+      sid: { type: string, pattern: "^ES[0-9a-fA-F]{32}$" }
+      unique_name: { type: string }
+  NewList:
+    fields:
+      UniqueName: { type: string }
+  Item:
+    fields:
+      index: { type: integer }
+      data: { type: json }
+  NewItem:
+    fields:
+      Data: { type: json, required: true }
+operations:
+  create_list:
+    method: POST
+    path: /v1/Lists
+    body: NewList
+    body_encoding: form
+    response: List
+    status: [201]
+  fetch_list:
+    method: GET
+    path: /v1/Lists/{Sid}
+    path_params: { Sid: { type: string } }
+    response: List
+  create_item:
+    method: POST
+    path: /v1/Lists/{ListSid}/Items
+    path_params: { ListSid: { type: string } }
+    body: NewItem
+    body_encoding: form
+    response: Item
+    status: [201]
+  list_items:
+    method: GET
+    path: /v1/Lists/{ListSid}/Items
+    path_params: { ListSid: { type: string } }
+    response: list<Item>
+  fetch_item:
+    method: GET
+    path: /v1/Lists/{ListSid}/Items/{Index}
+    path_params: { ListSid: { type: string }, Index: { type: integer } }
+    response: Item
+"#,
+    )
+    .await;
+    let auth = format!("Bearer {}", served.credential("api_key").unwrap());
+    let (_, list) = post_form(&served, &auth, "/v1/Lists", &[("UniqueName", "todo")]).await;
+    let (status, item) = post_form(
+        &served,
+        &auth,
+        "/v1/Lists/todo/Items",
+        &[("Data", r#"{"a":1}"#)],
+    )
+    .await;
+    assert_eq!(status, 201, "{item}");
+    let by_sid = format!("/v1/Lists/{}/Items", list["sid"].as_str().unwrap());
+    for path in [by_sid.as_str(), "/v1/Lists/todo/Items"] {
+        let (status, items) = call_json(&served, ("authorization", &auth), "GET", path, None).await;
+        assert_eq!(status, 200, "{path}: {items}");
+        assert_eq!(
+            items[0]["data"],
+            serde_json::json!({"a": 1}),
+            "{path}: {items}"
+        );
+    }
+}

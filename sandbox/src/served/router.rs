@@ -242,6 +242,8 @@ async fn respond<'s>(
         Ok(call) => call,
         Err(error) => return (Some(op), incoming.reject(error)),
     };
+    // A parent named by another of its values (a Sync list by its unique name): its id.
+    served.store.parents_by_alias(&op.resource, &mut call);
     // An item named by another of its values (Brevo's contacts by email, Postmark's templates
     // by alias): the one item that holds it.
     if let Some(id) = served.store.alias_of(&op.resource, &call)

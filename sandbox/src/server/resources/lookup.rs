@@ -42,6 +42,44 @@ impl Resources {
         }
     }
 
+    /// `call` with each parent its path names by another of its values (Twilio Sync's
+    /// `/Lists/{ListSid}/Items`, where the list's `unique_name` may stand for its sid) naming
+    /// it by its id, as its children are kept: the one item of the parent's collection that
+    /// holds the value in a top-level text field, where none has it as its id. The items of
+    /// a list named by its unique name were a 404.
+    pub fn parents_by_alias(&self, op: &ResourceOp, call: &mut ResourceCall) {
+        let state = self.lock();
+        let mut rest = op.collection;
+        let mut upto = 0;
+        while let Some(open) = rest.find('{') {
+            let Some(close) = rest[open..].find('}') else {
+                return;
+            };
+            let param = &rest[open + 1..open + close];
+            let parent = &op.collection[..upto + open].trim_end_matches('/');
+            upto += open + close + 1;
+            rest = &op.collection[upto..];
+            let collection = substitute(parent, &call.path);
+            let Some(items) = state.collections.get(&collection) else {
+                continue;
+            };
+            let Some(slot) = call.path.iter_mut().find(|(name, _)| *name == param) else {
+                continue;
+            };
+            if items.iter().any(|i| i.id == slot.1) {
+                continue;
+            }
+            let mut found = items.iter().filter(|i| {
+                i.value
+                    .values()
+                    .any(|v| v.as_str() == Some(slot.1.as_str()))
+            });
+            if let (Some(item), None) = (found.next(), found.next()) {
+                slot.1 = item.id.clone();
+            }
+        }
+    }
+
     /// Makes the ids of items of `collections` (templates, as [`ResourceOp::collection`])
     /// numbers where no answer says what an id is: an integer path parameter names their items
     /// (Zulip's `/user_groups/{user_group_id}`), so a made-up text id could never be named.
