@@ -110,7 +110,9 @@ fn keyed_by_item_path(service: &Service, collection: &str, fields: &[FieldInfo])
             .and_then(|rest| rest.strip_prefix('/'))
             .and_then(param_name)
             .is_some_and(|param| {
-                fields.iter().any(|f| f.wire == param) || keyed_like(Some(fields), param).is_some()
+                // In any case: Twilio's `{Index}` names a list item's `index`.
+                fields.iter().any(|f| f.wire.eq_ignore_ascii_case(param))
+                    || keyed_like(Some(fields), param).is_some()
             })
     })
 }

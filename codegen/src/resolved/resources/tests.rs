@@ -95,3 +95,24 @@ fn an_id_field_named_after_its_collection() {
         );
     }
 }
+
+#[test]
+fn a_list_whose_items_a_pascal_case_parameter_names_is_a_list() {
+    // Twilio Sync: `{items: [...]}` of list items `{index, data}`, each read at
+    // `/Items/{Index}`; the field and the parameter differ in case only, and the answer was
+    // read as no list at all (`{}`).
+    let yaml = r#"
+service: { name: n, title: N, summary: N, source: assumed, base_url: { default: "http://localhost:1", env: N_BASE_URL, source: assumed } }
+operations:
+  list_items: { method: GET, path: "/v1/Lists/{ListSid}/Items", path_params: { ListSid: { type: string } }, response: Items, source: assumed }
+  fetch_item: { method: GET, path: "/v1/Lists/{ListSid}/Items/{Index}", path_params: { ListSid: { type: string }, Index: { type: integer } }, response: Item, source: assumed }
+types:
+  Item: { source: assumed, fields: { index: { type: integer }, data: { type: json } } }
+  Items: { source: assumed, fields: { items: { type: "list<Item>" } } }
+"#;
+    let shape = shapes_of(yaml)("list_items");
+    assert_eq!(
+        (shape.kind.name(), shape.items.as_deref()),
+        ("List", Some("items"))
+    );
+}
