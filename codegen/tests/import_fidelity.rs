@@ -2125,3 +2125,50 @@ paths:
         imported.yaml
     );
 }
+
+#[test]
+fn a_union_member_listing_every_tag_value_is_the_one_its_name_says() {
+    // Vonage's reports: `oneOf` SMS, VOICE-CALL, ... with `discriminator: {propertyName:
+    // product}` and no mapping; every member's `product` enum lists all the products. Each
+    // member took the enum's first value, `SMS`, the last replacing the others: one variant
+    // of eight, read as another's schema, and nothing said so.
+    let doc = r##"
+openapi: 3.0.3
+info: { title: T, version: "1" }
+servers: [{ url: https://api.example.com }]
+paths:
+  /v2/reports:
+    post:
+      operationId: createReport
+      requestBody:
+        content:
+          application/json:
+            schema:
+              oneOf: [{ $ref: "#/components/schemas/SMS" }, { $ref: "#/components/schemas/VOICE-CALL" }]
+              discriminator: { propertyName: product }
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { type: object, properties: { request_id: { type: string } } } } } }
+components:
+  schemas:
+    base:
+      type: object
+      required: [product]
+      properties:
+        product: { type: string, enum: [SMS, VOICE-CALL] }
+    SMS:
+      allOf:
+        - { $ref: "#/components/schemas/base" }
+        - { type: object, required: [direction], properties: { direction: { type: string } } }
+    VOICE-CALL:
+      allOf:
+        - { $ref: "#/components/schemas/base" }
+        - { type: object, properties: { status: { type: string } } }
+"##;
+    let imported = import_text(doc);
+    let service = checked(&imported.yaml);
+    let tags: Vec<&str> = match kind(&service, "CreateReportRequest") {
+        TypeKind::Union { variants, .. } => variants.iter().map(|v| v.tag.as_str()).collect(),
+        other => panic!("{other:?}\n{}", imported.yaml),
+    };
+    assert_eq!(tags, ["SMS", "VOICE-CALL"], "{}", imported.yaml);
+}

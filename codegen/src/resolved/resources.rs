@@ -179,6 +179,29 @@ fn keyed_like(fields: Option<&[FieldInfo]>, param: &str) -> Option<String> {
         .then(|| (*shortest).to_owned())
 }
 
+/// Whether a create of the collection at `path` (or above an item `path`) sends a field
+/// `wire` in its body.
+/// A body of one shape or another (Vonage's report of each product) sends what any sends.
+fn sent_by_a_create(service: &Service, path: &str, wire: &str) -> bool {
+    let sends = |ty: &Ty| {
+        let Ty::Named(name) = ty else { return false };
+        let variants: Vec<&str> = match &service.type_named(name).map(|t| &t.kind) {
+            Some(TypeKind::Union { variants, .. } | TypeKind::Untagged { variants }) => {
+                variants.iter().filter_map(|v| v.ty.as_deref()).collect()
+            }
+            _ => vec![name.as_str()],
+        };
+        variants
+            .iter()
+            .any(|v| object_fields(service, v).is_some_and(|fs| fs.iter().any(|f| f.wire == wire)))
+    };
+    service.operations.iter().any(|o| {
+        o.method == Method::Post
+            && (o.path == path || path.starts_with(&format!("{}/", o.path)))
+            && o.body.as_ref().is_some_and(sends)
+    })
+}
+
 /// Whether `op` answers a list: `list<T>`, `page<T>` or items inside an object.
 fn answers_list(service: &Service, op: &OperationInfo) -> bool {
     matches!(op.response, Some(Ty::Page(_) | Ty::List(_))) || envelope_items(service, op).is_some()
@@ -305,9 +328,13 @@ fn shape_of(service: &Service, op: &OperationInfo) -> ResourceShape {
             let own = |f: &&&FieldInfo| {
                 matches!(f.wire.to_ascii_lowercase().as_str(), "sid" | "uuid" | "_id")
             };
+            // Then one no create of the collection sends: what a client sends is another
+            // thing's (Vonage's report names its `account_id`; its own is `request_id`).
+            let made = |f: &&&FieldInfo| !sent_by_a_create(service, &op.path, &f.wire);
             ids.iter()
                 .find(|f| names_the_collection(&f.wire, noun))
                 .or_else(|| ids.iter().find(own))
+                .or_else(|| ids.iter().find(made))
                 .or(ids.first())
                 .map_or_else(|| "id".to_owned(), |f| f.wire.clone())
         }

@@ -290,11 +290,24 @@ impl Converter<'_> {
                 let mptr = format!("{ptr}/oneOf/{i}");
                 // The value the member fixes for the tag (through its `allOf` parts: the
                 // shared base rarely carries it), else the implicit mapping, its name.
+                // A member whose tag property lists every value (Vonage's report products,
+                // each schema's `product` enum the eight of them) is the one its name says,
+                // when its name is one of them: the first value made each the first product.
+                let named = m.get("$ref").and_then(Value::as_str).and_then(component_of);
+                let listed = |v: &str| tag_lists(self.doc, m, tag, v, 0);
                 let value = fixed_tag_value(self.doc, m, tag, true, 0)
-                    .or_else(|| fixed_tag_value(self.doc, m, tag, false, 0))
                     .map(str::to_owned)
-                    .or_else(|| m.get("$ref").and_then(Value::as_str).and_then(component_of));
+                    .or_else(|| named.clone().filter(|n| listed(n)))
+                    .or_else(|| fixed_tag_value(self.doc, m, tag, false, 0).map(str::to_owned))
+                    .or(named);
                 match value {
+                    // Two members of one tag value: the second is never read (it silently
+                    // replaced the first).
+                    Some(v) if entries.iter().any(|(held, ..)| *held == v) => self.skip(
+                        &mptr,
+                        &format!("union member with the tag value `{v}` of an earlier one"),
+                        None,
+                    ),
                     Some(v) => entries.push((v, m.clone(), mptr)),
                     None => self.skip(&mptr, "union member without a tag value", None),
                 }
@@ -470,6 +483,41 @@ fn fixed_tag_value<'a>(
             .iter()
             .find_map(|part| fixed_tag_value(doc, part, tag, single, depth + 1))
     })
+}
+
+/// Whether `schema` lists `value` among the values of its property `tag` (an `enum`), in its
+/// own properties or an `allOf` part's, following `$ref`s (a bounded number of them).
+fn tag_lists(doc: &Value, schema: &Value, tag: &str, value: &str, depth: usize) -> bool {
+    if depth > 8 {
+        return false;
+    }
+    let schema = match schema.get("$ref").and_then(Value::as_str) {
+        Some(r) => match resolve(doc, r) {
+            Some(s) => s,
+            None => return false,
+        },
+        None => schema,
+    };
+    let own = schema
+        .get("properties")
+        .and_then(|p| p.get(tag))
+        .is_some_and(|t| {
+            let t = match t.get("$ref").and_then(Value::as_str) {
+                Some(r) => resolve(doc, r).unwrap_or(t),
+                None => t,
+            };
+            t.get("enum")
+                .and_then(Value::as_array)
+                .is_some_and(|values| values.iter().any(|v| v.as_str() == Some(value)))
+        });
+    own || schema
+        .get("allOf")
+        .and_then(Value::as_array)
+        .is_some_and(|parts| {
+            parts
+                .iter()
+                .any(|p| tag_lists(doc, p, tag, value, depth + 1))
+        })
 }
 
 /// The name hints of the inline members of union `name`, each from [`member_own_name`], else

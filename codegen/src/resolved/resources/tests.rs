@@ -116,3 +116,22 @@ types:
         ("List", Some("items"))
     );
 }
+
+#[test]
+fn an_item_is_keyed_by_the_id_its_create_does_not_send() {
+    // Vonage's reports: created with an `account_id`, answered with it and a `request_id`,
+    // read at `/v2/reports/{report_id}`. Keyed by `account_id` (the first id), a report had
+    // no id of its own, and a second one of the account was refused as held.
+    let yaml = r#"
+service: { name: n, title: N, summary: N, source: assumed, base_url: { default: "http://localhost:1", env: N_BASE_URL, source: assumed } }
+operations:
+  create_report: { method: POST, path: "/v2/reports", body: NewReport, response: Report, source: assumed }
+  get_report: { method: GET, path: "/v2/reports/{report_id}", path_params: { report_id: { type: string } }, response: Report, source: assumed }
+types:
+  NewReport: { source: assumed, fields: { account_id: { type: string }, product: { type: string } } }
+  Report: { source: assumed, fields: { account_id: { type: string }, request_id: { type: string }, product: { type: string } } }
+"#;
+    let shape_of = shapes_of(yaml);
+    assert_eq!(shape_of("create_report").id_field, "request_id");
+    assert_eq!(shape_of("get_report").id_field, "request_id");
+}
