@@ -2172,3 +2172,50 @@ components:
     };
     assert_eq!(tags, ["SMS", "VOICE-CALL"], "{}", imported.yaml);
 }
+
+#[test]
+fn a_date_whose_example_is_a_date_time_is_a_date_time() {
+    // Vonage's reports: `date_start` is `format: date`, its example `2017-12-01T00:00:00+00:00`
+    // and its text "yyyy-mm-ddThh:mm:ss±hh:mm"; typed as a date, every value the document
+    // shows was refused. A date with a date example stays a date.
+    let doc = r##"
+openapi: 3.0.3
+info: { title: T, version: "1" }
+servers: [{ url: https://api.example.com }]
+paths:
+  /v2/reports:
+    post:
+      operationId: createReport
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                date_start: { type: string, format: date, example: "2017-12-01T00:00:00+00:00" }
+                birthday: { type: string, format: date, example: "1990-04-01" }
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { type: object, properties: { request_id: { type: string } } } } } }
+"##;
+    let imported = import_text(doc);
+    let service = checked(&imported.yaml);
+    assert_eq!(
+        field_ty(&service, "CreateReportRequest", "date_start"),
+        Ty::DateTime,
+        "{}",
+        imported.yaml
+    );
+    assert_eq!(
+        field_ty(&service, "CreateReportRequest", "birthday"),
+        Ty::Date
+    );
+    assert!(
+        imported
+            .report
+            .approximated
+            .iter()
+            .any(|f| f.reason.contains("date-time example")),
+        "{}",
+        imported.report
+    );
+}

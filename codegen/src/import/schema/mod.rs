@@ -299,6 +299,16 @@ impl Converter<'_> {
         Ok(match ty {
             "string" => match s.get("format").and_then(Value::as_str) {
                 Some("date-time") => "datetime".into(),
+                // A date whose own example is a date-time (Vonage's reports: `format: date`,
+                // `2017-12-01T00:00:00+00:00`, "yyyy-mm-ddThh:mm:ss±hh:mm"): what the wire
+                // carries is the example's; typed `date`, every documented value was refused.
+                Some("date") if example_is_a_date_time(&s) => {
+                    self.approximate(
+                        ptr,
+                        "format `date` with a date-time example: typed as a date-time, as the example is written",
+                    );
+                    "datetime".into()
+                }
                 Some("date") => "date".into(),
                 Some("date-time-rfc-2822") => "datetime".into(),
                 Some("binary") if self.bytes_fields && depth == 1 => "bytes".into(),
@@ -829,4 +839,22 @@ fn says_what_it_is(schema: &Value) -> bool {
     schema
         .as_object()
         .is_some_and(|o| SAYS.iter().any(|k| o.contains_key(*k)))
+}
+
+/// Whether a schema's own example (`example`, or the first of `examples`) is a date and a time
+/// (`2017-12-01T00:00:00+00:00`), not a date alone.
+fn example_is_a_date_time(schema: &Value) -> bool {
+    let example = schema
+        .get("example")
+        .or_else(|| schema.get("examples")?.get(0));
+    example.and_then(Value::as_str).is_some_and(|text| {
+        let bytes = text.as_bytes();
+        bytes.len() > 16
+            && bytes[..10].iter().enumerate().all(|(i, b)| match i {
+                4 | 7 => *b == b'-',
+                _ => b.is_ascii_digit(),
+            })
+            && matches!(bytes[10], b'T' | b't' | b' ')
+            && bytes[11].is_ascii_digit()
+    })
 }
