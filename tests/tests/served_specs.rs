@@ -12279,3 +12279,72 @@ operations:
         );
     }
 }
+
+#[tokio::test]
+async fn an_update_is_how_items_are_made_where_nothing_creates_them() {
+    // Twilio Sync's permissions: `POST …/Permissions/{Identity}` ("update") is the only write,
+    // and grants the permission; it was a 404 for every identity, the list always empty.
+    let (_dir, served) = served_named(
+        "sync",
+        r#"credentials:
+  api_key: { env: SYNC_API_KEY }
+auth:
+  - { name: key, kind: bearer, credential: api_key }
+types:
+  Permission:
+    fields:
+      identity: { type: string }
+      read: { type: boolean }
+      write: { type: boolean }
+  NewPermission:
+    fields:
+      Read: { type: boolean, required: true }
+      Write: { type: boolean, required: true }
+operations:
+  update_permission:
+    method: POST
+    path: /v1/Documents/{DocumentSid}/Permissions/{Identity}
+    path_params: { DocumentSid: { type: string }, Identity: { type: string } }
+    body: NewPermission
+    body_encoding: form
+    response: Permission
+  fetch_permission:
+    method: GET
+    path: /v1/Documents/{DocumentSid}/Permissions/{Identity}
+    path_params: { DocumentSid: { type: string }, Identity: { type: string } }
+    response: Permission
+  list_permissions:
+    method: GET
+    path: /v1/Documents/{DocumentSid}/Permissions
+    path_params: { DocumentSid: { type: string } }
+    response: list<Permission>
+"#,
+    )
+    .await;
+    let auth = format!("Bearer {}", served.credential("api_key").unwrap());
+    let path = "/v1/Documents/ET1/Permissions/alice";
+    let (status, granted) = post_form(
+        &served,
+        &auth,
+        path,
+        &[("Read", "true"), ("Write", "false")],
+    )
+    .await;
+    assert_eq!(
+        (status, &granted["identity"]),
+        (200, &serde_json::json!("alice")),
+        "{granted}"
+    );
+    let (_, changed) =
+        post_form(&served, &auth, path, &[("Read", "true"), ("Write", "true")]).await;
+    assert_eq!(changed["write"], true, "{changed}");
+    let (_, listed) = call_json(
+        &served,
+        ("authorization", &auth),
+        "GET",
+        "/v1/Documents/ET1/Permissions",
+        None,
+    )
+    .await;
+    assert_eq!(listed.as_array().map(Vec::len), Some(1), "{listed}");
+}

@@ -108,6 +108,29 @@ pub(super) fn the_callers_own(
         .any(|(name, value)| *name == param && served.gateway.accepts_any(value))
 }
 
+/// The operation as it is served: an update of an item path named by a key the client
+/// chooses, in a collection nothing creates in (Twilio Sync's `POST …/Permissions/{Identity}`, its only write: "update" grants the
+/// permission) writes the item, created when absent, as a replace does (a `POST` keeps what
+/// its body does not send). It was a 404 for every identity, and the permissions list stayed
+/// empty.
+pub(super) fn written_by_its_update(
+    served: &super::ops::Served,
+    op: &super::ops::ServedOp,
+) -> crate::server::resources::ResourceOp {
+    use crate::server::resources::ResourceAction;
+    let mut resource = op.resource;
+    let created = served.ops.iter().any(|o| {
+        o.resource.kind == ResourceAction::Create && o.resource.collection == resource.collection
+    });
+    // Named by a key the client chooses (an identity, a name), not an id the service made
+    // (Ably's `/apps/{id}`, made at `/accounts/{account_id}/apps`, is no new app).
+    let chosen = resource.item_param.is_some_and(|p| !tidings_spec::id_like(p));
+    if resource.kind == ResourceAction::Merge && chosen && !created {
+        resource.kind = ResourceAction::Replace;
+    }
+    resource
+}
+
 /// The collection template and parameter of the parent item an operation creates or lists
 /// under (`/api/projects` and `project_id` of `/api/projects/{project_id}/sandboxes`), when
 /// another operation creates such parents: the parent can then be missing.

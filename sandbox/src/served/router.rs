@@ -344,7 +344,8 @@ async fn respond<'s>(
     if let Some(Ok(item)) = &attached {
         call.body = item.clone(); // kept as held: listed and detached with its fields
     }
-    let mut result = served.store.serve(served.schema, &op.resource, &call).await;
+    let resource = super::held::written_by_its_update(served, op);
+    let mut result = served.store.serve(served.schema, &resource, &call).await;
     if let (Some(Ok(item)), Ok(answer)) = (attached, &mut result) {
         *answer = item;
     }
