@@ -12268,6 +12268,15 @@ operations:
     )
     .await;
     assert_eq!(status, 201, "{item}");
+    // Its place in its list, from 0 in each list (it was the store's counter: 11, then 28).
+    assert_eq!(item["index"], 0, "{item}");
+    post_form(&served, &auth, "/v1/Lists", &[("UniqueName", "done")]).await;
+    let (_, other) = post_form(&served, &auth, "/v1/Lists/done/Items", &[("Data", "{}")]).await;
+    let (_, second) = post_form(&served, &auth, "/v1/Lists/done/Items", &[("Data", "{}")]).await;
+    assert_eq!(
+        (&other["index"], &second["index"]),
+        (&serde_json::json!(0), &serde_json::json!(1))
+    );
     let by_sid = format!("/v1/Lists/{}/Items", list["sid"].as_str().unwrap());
     for path in [by_sid.as_str(), "/v1/Lists/todo/Items"] {
         let (status, items) = call_json(&served, ("authorization", &auth), "GET", path, None).await;

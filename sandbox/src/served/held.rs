@@ -124,7 +124,9 @@ pub(super) fn written_by_its_update(
     });
     // Named by a key the client chooses (an identity, a name), not an id the service made
     // (Ably's `/apps/{id}`, made at `/accounts/{account_id}/apps`, is no new app).
-    let chosen = resource.item_param.is_some_and(|p| !tidings_spec::id_like(p));
+    let chosen = resource
+        .item_param
+        .is_some_and(|p| !tidings_spec::id_like(p));
     if resource.kind == ResourceAction::Merge && chosen && !created {
         resource.kind = ResourceAction::Replace;
     }

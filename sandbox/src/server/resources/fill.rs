@@ -636,17 +636,17 @@ fn first_revision(f: &FieldSchema) -> Option<Value> {
 }
 
 /// What the service sets on a new item of `ty` that its create did not send: the next number
-/// of a sequence ([`next_in_sequence`], against the items `held`), the objects the item names by
+/// of a sequence ([`sequences::next_in_sequence`], against the items `held`), the objects the item names by
 /// id ([`objects_named_by_id`]), and its read-only times, numbers and enum values
 /// ([`made_by_the_service`]).
 pub(super) fn new_item(
     schema: &ServiceSchema,
     ty: Option<&Ty>,
     item: &mut Map<String, Value>,
-    (held, given): (&[&Map<String, Value>], Sequences<'_>),
+    (held, given): (&[&Map<String, Value>], sequences::Sequences<'_>),
     sendable: Option<&[&str]>,
 ) {
-    next_in_sequence(schema, ty, item, held, given);
+    sequences::next_in_sequence(schema, ty, item, held, given);
     objects_named_by_id(schema, ty, item);
     for f in ty
         .and_then(|ty| schema.object_fields(ty))
@@ -831,48 +831,5 @@ fn objects_named_by_id(schema: &ServiceSchema, ty: Option<&Ty>, item: &mut Map<S
         if let Some(id) = sent {
             item.insert(f.name.to_owned(), serde_json::json!({ "id": id }));
         }
-    }
-}
-
-/// Names of an integer field that says where an item comes in its collection (Twilio's
-/// message `index`: "in order of when the message was received").
-const SEQUENCE_NAMES: &[&str] = &["index", "sequence", "seq", "position", "sequence_number"];
-
-/// The numbers a collection's sequences gave, so a deleted item's is not given again.
-pub(super) struct Sequences<'s> {
-    /// The collection the new item goes in.
-    pub(super) collection: &'s str,
-    /// The last number given, keyed `collection field`.
-    pub(super) last: &'s mut std::collections::HashMap<String, i64>,
-}
-
-/// Sets each integer field of a new item of `ty` named as its place in the collection
-/// ([`SEQUENCE_NAMES`]) that the create did not send to one past the largest the collection's
-/// `held` items have and the sequence gave (0 for the first): every message was `index: 0`,
-/// its `default`; after the newest was deleted, the next took its number (Twilio's message
-/// `index`, "in order of when the message was received").
-fn next_in_sequence(
-    schema: &ServiceSchema,
-    ty: Option<&Ty>,
-    item: &mut Map<String, Value>,
-    held: &[&Map<String, Value>],
-    given: Sequences<'_>,
-) {
-    let Some(fields) = ty.and_then(|ty| schema.object_fields(ty)) else {
-        return;
-    };
-    for f in fields {
-        if f.ty != Ty::Integer || !SEQUENCE_NAMES.contains(&f.name) || item.contains_key(f.name) {
-            continue;
-        }
-        let key = format!("{} {}", given.collection, f.name);
-        let next = held
-            .iter()
-            .filter_map(|h| h.get(f.name)?.as_i64())
-            .chain(given.last.get(&key).copied())
-            .max()
-            .map_or(0, |n| n.saturating_add(1));
-        given.last.insert(key, next);
-        item.insert(f.name.to_owned(), Value::from(next));
     }
 }

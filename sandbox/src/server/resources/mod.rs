@@ -36,6 +36,7 @@ mod lookup;
 mod merge;
 mod names;
 mod results;
+mod sequences;
 mod shape;
 mod started;
 mod state;
@@ -749,6 +750,20 @@ impl Resources {
         mut body: Map<String, Value>,
     ) -> Result<(Map<String, Value>, Option<Ticket>), ServerError> {
         let (sendable, read_as) = (call.sendable, call.read_as.as_ref());
+        let held: Vec<_> = state
+            .collections
+            .get(collection)
+            .into_iter()
+            .flatten()
+            .map(|i| &i.value)
+            .collect();
+        sequences::position_id(
+            schema,
+            (op, item_ty),
+            (collection, &held),
+            &mut state.sequences,
+            &mut body,
+        );
         let given = body.get(op.id_field).and_then(id_text);
         // Numbers where an integer path parameter names the items and the id field takes them.
         let integers =
@@ -814,7 +829,7 @@ impl Resources {
                 // What the service sets on the item the create answers; of what the read
                 // answers besides, only what it requires (below): Textmagic's message read
                 // back the document's example recipient and reject reason.
-                let given = fill::Sequences {
+                let given = sequences::Sequences {
                     collection,
                     last: &mut state.sequences,
                 };
@@ -834,51 +849,6 @@ impl Resources {
         }
         let ticket = self.insert(state, collection, id, value.clone(), counter)?;
         Ok((value, ticket))
-    }
-
-    /// Stores `value` as item `id` of `collection` (replacing an item with that id), within
-    /// the bounds, and sends it to disk when durable (with the id counter `next_id` when
-    /// given): the ticket of its commit.
-    fn insert(
-        &self,
-        state: &mut State,
-        collection: &str,
-        id: String,
-        value: Map<String, Value>,
-        next_id: Option<u64>,
-    ) -> Result<Option<Ticket>, ServerError> {
-        let doc = serde_json::to_string(&value)
-            .map_err(|e| ServerError::internal(format!("cannot encode the item: {e}")))?;
-        let bytes = doc.len();
-        let (existing, total) = room(state, self.limits, collection, &id, bytes)?;
-        let (stored_bytes, counter) = (state.stored_bytes, state.next_id);
-        let new_collection = !state.collections.contains_key(collection);
-        if let Some(n) = next_id {
-            state.next_id = n;
-        }
-        let item = Item {
-            id: id.clone(),
-            value,
-            bytes,
-        };
-        let replaced = put(state, collection, existing, item, total);
-        let undo = Undo::Put {
-            collection: collection.to_owned(),
-            id: id.clone(),
-            replaced,
-            new_collection,
-            stored_bytes,
-            next_id: counter,
-        };
-        state.journal(
-            || Change::Put {
-                collection: collection.to_owned(),
-                id,
-                doc,
-                next_id,
-            },
-            undo,
-        )
     }
 }
 

@@ -555,3 +555,50 @@ pub(super) fn id_text(value: &Value) -> Option<String> {
         _ => None,
     }
 }
+
+impl super::Resources {
+    /// Stores `value` as item `id` of `collection` (replacing an item with that id), within
+    /// the bounds, and sends it to disk when durable (with the id counter `next_id` when
+    /// given): the ticket of its commit.
+    pub(super) fn insert(
+        &self,
+        state: &mut State,
+        collection: &str,
+        id: String,
+        value: Map<String, Value>,
+        next_id: Option<u64>,
+    ) -> Result<Option<Ticket>, ServerError> {
+        let doc = serde_json::to_string(&value)
+            .map_err(|e| ServerError::internal(format!("cannot encode the item: {e}")))?;
+        let bytes = doc.len();
+        let (existing, total) = room(state, self.limits, collection, &id, bytes)?;
+        let (stored_bytes, counter) = (state.stored_bytes, state.next_id);
+        let new_collection = !state.collections.contains_key(collection);
+        if let Some(n) = next_id {
+            state.next_id = n;
+        }
+        let item = Item {
+            id: id.clone(),
+            value,
+            bytes,
+        };
+        let replaced = put(state, collection, existing, item, total);
+        let undo = Undo::Put {
+            collection: collection.to_owned(),
+            id: id.clone(),
+            replaced,
+            new_collection,
+            stored_bytes,
+            next_id: counter,
+        };
+        state.journal(
+            || Change::Put {
+                collection: collection.to_owned(),
+                id,
+                doc,
+                next_id,
+            },
+            undo,
+        )
+    }
+}
