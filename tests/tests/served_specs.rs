@@ -36,6 +36,18 @@ async fn served_named(name: &str, rest: &str) -> (tempfile::TempDir, ServedServi
     .await
 }
 
+/// [`served_named`] with one API key sent as a bearer token (read from `<NAME>_API_KEY`), and
+/// the `Authorization` value that sends it.
+async fn served_with_key(name: &str, rest: &str) -> (tempfile::TempDir, ServedService, String) {
+    let env = name.to_ascii_uppercase();
+    let keyed = format!(
+        "credentials:\n  api_key: {{ env: {env}_API_KEY }}\nauth:\n  - {{ name: key, kind: bearer, credential: api_key }}\n{rest}"
+    );
+    let (dir, served) = served_named(name, &keyed).await;
+    let auth = format!("Bearer {}", served.credential("api_key").unwrap());
+    (dir, served, auth)
+}
+
 fn spec(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../examples/providers")
@@ -147,9 +159,15 @@ async fn open_call(
 
 /// The `Authorization` value of a spec's `basicAuth` scheme, with its served credentials.
 fn basic_auth(served: &ServedService) -> String {
+    basic_of(served, "basic_auth_username", "basic_auth_password")
+}
+
+/// The `Authorization` value of a Basic scheme whose user name and password are the served
+/// credentials `user` and `password`.
+fn basic_of(served: &ServedService, user: &str, password: &str) -> String {
     use base64::Engine as _;
-    let user = served.credential("basic_auth_username").unwrap();
-    let password = served.credential("basic_auth_password").unwrap();
+    let user = served.credential(user).unwrap();
+    let password = served.credential(password).unwrap();
     let pair = format!("{user}:{password}");
     format!(
         "Basic {}",
@@ -11504,12 +11522,7 @@ operations:
     )
     .await;
     let key = served.credential("api_key").unwrap().to_owned();
-    let secret = served.credential("api_secret").unwrap().to_owned();
-    use base64::Engine as _;
-    let auth = format!(
-        "Basic {}",
-        base64::engine::general_purpose::STANDARD.encode(format!("{key}:{secret}"))
-    );
+    let auth = basic_of(&served, "api_key", "api_secret");
     let body = serde_json::json!({"from": key, "to": "00000001", "number": "447700900000"});
     let own = format!("/{key}/transfer-number");
     let (status, moved) = call_json(
@@ -11543,13 +11556,9 @@ async fn a_create_whose_body_is_one_shape_or_another_answers_what_the_service_se
     // union body); the call's `status` and `direction` are the service's to set, but only an
     // object body said which fields a client sends, so a new call had neither, and a list
     // filtered by `status` was always empty.
-    let (_dir, served) = served_named(
+    let (_dir, served, auth) = served_with_key(
         "voice",
-        r#"credentials:
-  api_key: { env: VOICE_API_KEY }
-auth:
-  - { name: key, kind: bearer, credential: api_key }
-types:
+        r#"types:
   CallWithNcco:
     fields:
       to: { type: string, required: true }
@@ -11595,8 +11604,6 @@ operations:
 "#,
     )
     .await;
-    let key = served.credential("api_key").unwrap().to_owned();
-    let auth = format!("Bearer {key}");
     let body = serde_json::json!({"to": "14155550100", "ncco": [{"action": "talk"}]});
     let (status, made) = call_json(
         &served,
@@ -11704,13 +11711,9 @@ async fn an_item_with_one_object_field_beside_its_id_is_the_item_not_its_holder(
     // an answer holding the item in `capabilities`, a new number's id was `res_N`, answered
     // as the pattern's first sample: every number had the sid `PN000…0`, and none was found
     // by it.
-    let (_dir, served) = served_named(
+    let (_dir, served, auth) = served_with_key(
         "proxy",
-        r#"credentials:
-  api_key: { env: PROXY_API_KEY }
-auth:
-  - { name: key, kind: bearer, credential: api_key }
-types:
+        r#"types:
   Capabilities:
     fields:
       sms: { type: boolean }
@@ -11743,7 +11746,6 @@ operations:
 "#,
     )
     .await;
-    let auth = format!("Bearer {}", served.credential("api_key").unwrap());
     let (status, first) = post_form(
         &served,
         &auth,
@@ -11776,13 +11778,9 @@ async fn an_actions_result_code_is_the_one_its_document_shows_for_success() {
     // Vonage's Numbers: a buy answers `{"error-code": "200", "error-code-label": "success"}`,
     // nothing required; Vonage's clients raise unless `error-code` is `"200"`. The sandbox
     // answered `{}`.
-    let (_dir, served) = served_named(
+    let (_dir, served, auth) = served_with_key(
         "numbers",
-        r#"credentials:
-  api_key: { env: NUMBERS_API_KEY }
-auth:
-  - { name: key, kind: bearer, credential: api_key }
-types:
+        r#"types:
   Buy:
     fields:
       country: { type: string, required: true }
@@ -11801,7 +11799,6 @@ operations:
 "#,
     )
     .await;
-    let auth = format!("Bearer {}", served.credential("api_key").unwrap());
     let (status, bought) = post_form(
         &served,
         &auth,
@@ -11821,13 +11818,9 @@ async fn a_creation_time_written_as_text_is_now_not_the_examples_day() {
     // Vonage's subaccounts: `created_at` is text (no format), its example
     // `2018-03-02T16:34:49Z`; every new subaccount was created that day, and a window around
     // now found none.
-    let (_dir, served) = served_named(
+    let (_dir, served, auth) = served_with_key(
         "subaccounts",
-        r#"credentials:
-  api_key: { env: SUBACCOUNTS_API_KEY }
-auth:
-  - { name: key, kind: bearer, credential: api_key }
-types:
+        r#"types:
   Subaccount:
     fields:
       api_key: { type: string }
@@ -11850,7 +11843,6 @@ operations:
 "#,
     )
     .await;
-    let auth = format!("Bearer {}", served.credential("api_key").unwrap());
     let body = serde_json::json!({"name": "Department A"});
     let (status, made) = call_json(
         &served,
@@ -11877,13 +11869,9 @@ operations:
 async fn an_identity_is_unique_among_users_not_among_what_a_user_holds() {
     // Twilio: a Chat user's `Identity` names the user (a second is a 409); Notify's bindings
     // are "up to 20 for the same Identity" (a phone and an app), and the second was a 409.
-    let (_dir, served) = served_named(
+    let (_dir, served, auth) = served_with_key(
         "chat",
-        r#"credentials:
-  api_key: { env: CHAT_API_KEY }
-auth:
-  - { name: key, kind: bearer, credential: api_key }
-types:
+        r#"types:
   Item:
     fields:
       sid: { type: string }
@@ -11923,7 +11911,6 @@ operations:
 "#,
     )
     .await;
-    let auth = format!("Bearer {}", served.credential("api_key").unwrap());
     let bind = |address: &'static str| {
         let (served, auth) = (&served, auth.clone());
         async move {
@@ -11957,13 +11944,9 @@ async fn a_number_bought_is_listed_updated_and_given_back() {
     // Vonage's numbers: `POST /number/buy {country, msisdn}`, `/number/update`,
     // `/number/cancel`, listed at `GET /account/numbers`. Each was an action: a bought number
     // was never listed, and a cancel of one never bought answered success.
-    let (_dir, served) = served_named(
+    let (_dir, served, auth) = served_with_key(
         "numbers",
-        r#"credentials:
-  api_key: { env: NUMBERS_API_KEY }
-auth:
-  - { name: key, kind: bearer, credential: api_key }
-types:
+        r#"types:
   Details:
     fields:
       country: { type: string, required: true }
@@ -12018,7 +12001,6 @@ operations:
 "#,
     )
     .await;
-    let auth = format!("Bearer {}", served.credential("api_key").unwrap());
     let number = [("country", "GB"), ("msisdn", "447700900001")];
     let (status, bought) = post_form(&served, &auth, "/number/buy", &number).await;
     assert_eq!(
@@ -12097,12 +12079,7 @@ operations:
     )
     .await;
     let sid = served.credential("account_sid").unwrap().to_owned();
-    let token = served.credential("auth_token").unwrap().to_owned();
-    use base64::Engine as _;
-    let auth = format!(
-        "Basic {}",
-        base64::engine::general_purpose::STANDARD.encode(format!("{sid}:{token}"))
-    );
+    let auth = basic_of(&served, "account_sid", "auth_token");
     let (status, made) = post_form(
         &served,
         &auth,
@@ -12131,13 +12108,9 @@ operations:
 async fn an_items_revision_moves_on_at_each_change() {
     // Twilio Sync's document `revision` (text) and Studio's flow `revision` (a number): the
     // word `revision` (the example) and 0, whatever was changed.
-    let (_dir, served) = served_named(
+    let (_dir, served, auth) = served_with_key(
         "sync",
-        r#"credentials:
-  api_key: { env: SYNC_API_KEY }
-auth:
-  - { name: key, kind: bearer, credential: api_key }
-types:
+        r#"types:
   Document:
     fields:
       sid: { type: string }
@@ -12186,7 +12159,6 @@ operations:
 "#,
     )
     .await;
-    let auth = format!("Bearer {}", served.credential("api_key").unwrap());
     let (_, document) = post_form(&served, &auth, "/v1/Documents", &[("Data", "{}")]).await;
     assert_eq!(document["revision"], "0", "{document}");
     let path = format!("/v1/Documents/{}", document["sid"].as_str().unwrap());
@@ -12203,13 +12175,9 @@ operations:
 async fn a_parent_named_by_its_unique_name_holds_the_same_children_as_by_its_sid() {
     // Twilio Sync: `/v1/Lists/{ListSid}/Items`, where "either the SID or the unique name"
     // names the list; by its unique name, its items were a 404.
-    let (_dir, served) = served_named(
+    let (_dir, served, auth) = served_with_key(
         "sync",
-        r#"credentials:
-  api_key: { env: SYNC_API_KEY }
-auth:
-  - { name: key, kind: bearer, credential: api_key }
-types:
+        r#"types:
   List:
     fields:
       sid: { type: string, pattern: "^ES[0-9a-fA-F]{32}$" }
@@ -12258,7 +12226,6 @@ operations:
 "#,
     )
     .await;
-    let auth = format!("Bearer {}", served.credential("api_key").unwrap());
     let (_, list) = post_form(&served, &auth, "/v1/Lists", &[("UniqueName", "todo")]).await;
     let (status, item) = post_form(
         &served,
@@ -12293,13 +12260,9 @@ operations:
 async fn an_update_is_how_items_are_made_where_nothing_creates_them() {
     // Twilio Sync's permissions: `POST …/Permissions/{Identity}` ("update") is the only write,
     // and grants the permission; it was a 404 for every identity, the list always empty.
-    let (_dir, served) = served_named(
+    let (_dir, served, auth) = served_with_key(
         "sync",
-        r#"credentials:
-  api_key: { env: SYNC_API_KEY }
-auth:
-  - { name: key, kind: bearer, credential: api_key }
-types:
+        r#"types:
   Permission:
     fields:
       identity: { type: string }
@@ -12330,7 +12293,6 @@ operations:
 "#,
     )
     .await;
-    let auth = format!("Bearer {}", served.credential("api_key").unwrap());
     let path = "/v1/Documents/ET1/Permissions/alice";
     let (status, granted) = post_form(
         &served,
