@@ -49,6 +49,11 @@ pub(super) fn held_elsewhere(service: &Service, op: &OperationInfo) -> Option<Re
         .iter()
         .find(|r| KEYS.contains(&r.to_ascii_lowercase().as_str()))?
         .to_string();
+    // A cancel gives back a number; a thing cancelled by its id (a scheduled message) stays
+    // where it is read, with its status.
+    if kind == ResourceAction::Delete && key.eq_ignore_ascii_case("id") {
+        return None;
+    }
     // The answer is a result, not the thing (Vonage's `{"error-code": "200"}`).
     if answered_item(service, op).is_some_and(|(_, fs)| fs.iter().any(|f| f.wire == key)) {
         return None;
@@ -95,6 +100,8 @@ operations:
   buy_number: { method: POST, path: "/number/buy", body: Details, body_encoding: form, response: Response, source: assumed }
   update_number: { method: POST, path: "/number/update", body: Update, body_encoding: form, response: Response, source: assumed }
   cancel_number: { method: POST, path: "/number/cancel", body: Details, body_encoding: form, response: Response, source: assumed }
+  list_messages: { method: GET, path: "/messages", query: { index: { type: integer }, size: { type: integer } }, response: Messages, pagination: { style: page, items_field: messages, page_param: index, size_param: size }, source: assumed }
+  cancel_message: { method: POST, path: "/message/cancel", body: MessageId, response: Response, source: assumed }
 types:
   Details: { source: assumed, fields: { country: { type: string, required: true }, msisdn: { type: string, required: true } } }
   Update: { source: assumed, fields: { country: { type: string, required: true }, msisdn: { type: string, required: true }, moHttpUrl: { type: string } } }
@@ -102,6 +109,9 @@ types:
   Number: { source: assumed, fields: { country: { type: string }, msisdn: { type: string }, moHttpUrl: { type: string } } }
   Owned: { source: assumed, fields: { count: { type: integer }, numbers: { type: "list<Number>" } } }
   Available: { source: assumed, fields: { count: { type: integer }, numbers: { type: "list<Number>" } } }
+  MessageId: { source: assumed, fields: { id: { type: string, required: true } } }
+  Message: { source: assumed, fields: { id: { type: string }, status: { type: string } } }
+  Messages: { source: assumed, fields: { count: { type: integer }, messages: { type: "list<Message>" } } }
 "#;
         let shape_of = super::super::tests::shapes_of(yaml);
         let shape = |name: &str| {
@@ -122,5 +132,6 @@ types:
             shape("cancel_number"),
             ("Delete", home, Some(msisdn()), msisdn())
         );
+        assert_ne!(shape("cancel_message").0, "Delete");
     }
 }
