@@ -71,13 +71,7 @@ pub(super) fn header_examples(doc: &Value, header: &str) -> Vec<String> {
         .into_iter()
         .flat_map(|m| m.values())
         .collect();
-    for item in doc
-        .get("paths")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flat_map(|p| p.values())
-        .filter_map(Value::as_object)
-    {
+    for item in super::requirements::path_items(doc) {
         params.extend(
             item.get("parameters")
                 .and_then(Value::as_array)

@@ -15,19 +15,22 @@ fn security_lists(doc: &Value) -> Vec<&Vec<Value>> {
         .and_then(Value::as_array)
         .into_iter()
         .collect();
-    for item in doc
-        .get("paths")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flat_map(|p| p.values())
-        .filter_map(Value::as_object)
-    {
+    for item in path_items(doc) {
         lists.extend(
             item.values()
                 .filter_map(|op| op.get("security")?.as_array()),
         );
     }
     lists
+}
+
+/// The document's path items (each path's object of operations and shared parameters).
+pub(crate) fn path_items(doc: &Value) -> impl Iterator<Item = &serde_json::Map<String, Value>> {
+    doc.get("paths")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(|p| p.values())
+        .filter_map(Value::as_object)
 }
 
 /// Whether schemes `a` and `b` both guard operations but are never offered on the same one

@@ -16,7 +16,7 @@ pub(super) struct Sequences<'s> {
     /// The collection the new item goes in.
     pub(super) collection: &'s str,
     /// The last number given, keyed `collection field`.
-    pub(super) last: &'s mut std::collections::HashMap<String, i64>,
+    pub(super) last: &'s mut HashMap<String, i64>,
 }
 
 /// Sets each integer field of a new item of `ty` named as its place in the collection
@@ -38,14 +38,7 @@ pub(super) fn next_in_sequence(
         if f.ty != Ty::Integer || !SEQUENCE_NAMES.contains(&f.name) || item.contains_key(f.name) {
             continue;
         }
-        let key = format!("{} {}", given.collection, f.name);
-        let next = held
-            .iter()
-            .filter_map(|h| h.get(f.name)?.as_i64())
-            .chain(given.last.get(&key).copied())
-            .max()
-            .map_or(0, |n| n.saturating_add(1));
-        given.last.insert(key, next);
+        let next = next_number((given.collection, held), given.last, f.name);
         item.insert(f.name.to_owned(), Value::from(next));
     }
 }
@@ -68,13 +61,24 @@ pub(super) fn position_id(
     if !integer || !SEQUENCE_NAMES.contains(&op.id_field) || body.contains_key(op.id_field) {
         return;
     }
-    let key = format!("{collection} {}", op.id_field);
+    let next = next_number((collection, held), last, op.id_field);
+    body.insert(op.id_field.to_owned(), Value::from(next));
+}
+
+/// The next number of the sequence `field` of `collection`: one past the largest its `held`
+/// items have and the sequence gave (`last`, which keeps it), 0 for the first.
+fn next_number(
+    (collection, held): (&str, &[&Map<String, Value>]),
+    last: &mut HashMap<String, i64>,
+    field: &str,
+) -> i64 {
+    let key = format!("{collection} {field}");
     let next = held
         .iter()
-        .filter_map(|h| h.get(op.id_field)?.as_i64())
+        .filter_map(|h| h.get(field)?.as_i64())
         .chain(last.get(&key).copied())
         .max()
         .map_or(0, |n| n.saturating_add(1));
     last.insert(key, next);
-    body.insert(op.id_field.to_owned(), Value::from(next));
+    next
 }
