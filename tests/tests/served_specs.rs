@@ -12319,3 +12319,193 @@ operations:
     .await;
     assert_eq!(listed.as_array().map(Vec::len), Some(1), "{listed}");
 }
+
+#[tokio::test]
+async fn the_children_a_create_lists_in_its_body_are_created_with_it() {
+    // Twilio Events: a subscription is created with `Types=[{type, schema_version}]`, the
+    // items its `SubscribedEvents` list; Proxy's session with `Participants=[...]`, its
+    // `Participants`. Both were dropped: the lists read back empty.
+    let (_dir, served) = served_named(
+        "events",
+        r#"credentials:
+  account_sid: { env: EVENTS_ACCOUNT_SID, secret: false }
+  auth_token: { env: EVENTS_AUTH_TOKEN }
+auth:
+  - { name: basic, kind: basic, username: account_sid, password: auth_token }
+types:
+  Subscription:
+    fields:
+      sid: { type: string, pattern: "^DF[0-9a-fA-F]{32}$" }
+      description: { type: string }
+  NewSubscription:
+    fields:
+      Description: { type: string, required: true }
+      Types: { type: list<json>, required: true }
+  Subscriptions:
+    fields:
+      subscriptions: { type: list<Subscription> }
+  SubscribedEvent:
+    fields:
+      subscription_sid: { type: string, pattern: "^DF[0-9a-fA-F]{32}$" }
+      type: { type: string }
+      schema_version: { type: integer }
+  NewSubscribedEvent:
+    fields:
+      Type: { type: string, required: true }
+      SchemaVersion: { type: integer }
+  SubscribedEvents:
+    fields:
+      types: { type: list<SubscribedEvent> }
+  Session:
+    fields:
+      sid: { type: string, pattern: "^KC[0-9a-fA-F]{32}$" }
+      unique_name: { type: string }
+  NewSession:
+    fields:
+      UniqueName: { type: string }
+      Participants: { type: list<json> }
+  Participant:
+    fields:
+      sid: { type: string, pattern: "^KP[0-9a-fA-F]{32}$" }
+      session_sid: { type: string, pattern: "^KC[0-9a-fA-F]{32}$" }
+      identifier: { type: string }
+      friendly_name: { type: string }
+  NewParticipant:
+    fields:
+      Identifier: { type: string, required: true }
+      FriendlyName: { type: string }
+  Participants:
+    fields:
+      participants: { type: list<Participant> }
+operations:
+  create_subscription:
+    method: POST
+    path: /v1/Subscriptions
+    body: NewSubscription
+    body_encoding: form
+    response: Subscription
+    status: [201]
+  list_subscription:
+    method: GET
+    path: /v1/Subscriptions
+    response: Subscriptions
+  fetch_subscription:
+    method: GET
+    path: /v1/Subscriptions/{Sid}
+    path_params: { Sid: { type: string } }
+    response: Subscription
+  create_subscribed_event:
+    method: POST
+    path: /v1/Subscriptions/{SubscriptionSid}/SubscribedEvents
+    path_params: { SubscriptionSid: { type: string } }
+    body: NewSubscribedEvent
+    body_encoding: form
+    response: SubscribedEvent
+    status: [201]
+  list_subscribed_event:
+    method: GET
+    path: /v1/Subscriptions/{SubscriptionSid}/SubscribedEvents
+    path_params: { SubscriptionSid: { type: string } }
+    response: SubscribedEvents
+  fetch_subscribed_event:
+    method: GET
+    path: /v1/Subscriptions/{SubscriptionSid}/SubscribedEvents/{Type}
+    path_params: { SubscriptionSid: { type: string }, Type: { type: string } }
+    response: SubscribedEvent
+  create_session:
+    method: POST
+    path: /v1/Sessions
+    body: NewSession
+    body_encoding: form
+    response: Session
+    status: [201]
+  fetch_session:
+    method: GET
+    path: /v1/Sessions/{Sid}
+    path_params: { Sid: { type: string } }
+    response: Session
+  create_participant:
+    method: POST
+    path: /v1/Sessions/{SessionSid}/Participants
+    path_params: { SessionSid: { type: string } }
+    body: NewParticipant
+    body_encoding: form
+    response: Participant
+    status: [201]
+  list_participant:
+    method: GET
+    path: /v1/Sessions/{SessionSid}/Participants
+    path_params: { SessionSid: { type: string } }
+    response: Participants
+"#,
+    )
+    .await;
+    let auth = basic_of(&served, "account_sid", "auth_token");
+    let get = |path: String| {
+        let auth = auth.clone();
+        let served = &served;
+        async move { call_json(served, ("authorization", &auth), "GET", &path, None).await }
+    };
+    let types = [
+        ("Description", "s1"),
+        (
+            "Types",
+            r#"{"type":"com.twilio.messaging.message.delivered","schema_version":1}"#,
+        ),
+        (
+            "Types",
+            r#"{"type":"com.twilio.messaging.message.failed","schema_version":2}"#,
+        ),
+    ];
+    let (status, made) = post_form(&served, &auth, "/v1/Subscriptions", &types).await;
+    assert_eq!(status, 201, "{made}");
+    let sid = made["sid"].as_str().unwrap().to_owned();
+    let (status, listed) = get(format!("/v1/Subscriptions/{sid}/SubscribedEvents")).await;
+    assert_eq!(status, 200, "{listed}");
+    let listed = listed["types"].as_array().unwrap().clone();
+    assert_eq!(listed.len(), 2, "{listed:?}");
+    assert_eq!(listed[1]["type"], "com.twilio.messaging.message.failed");
+    assert_eq!(listed[1]["schema_version"], 2);
+    assert_eq!(listed[0]["subscription_sid"], sid.as_str());
+    let one =
+        format!("/v1/Subscriptions/{sid}/SubscribedEvents/com.twilio.messaging.message.delivered");
+    let (status, read) = get(one).await;
+    assert_eq!(
+        (status, &read["schema_version"]),
+        (200, &serde_json::json!(1)),
+        "{read}"
+    );
+    // A listed child its own create would refuse refuses the whole create, and nothing is
+    // kept: no subscription, no half of its types.
+    let count = || async {
+        let (_, all) = get("/v1/Subscriptions".to_owned()).await;
+        all["subscriptions"].as_array().map(Vec::len)
+    };
+    let before = count().await;
+    let bad = [("Description", "s2"), ("Types", r#"{"schema_version":1}"#)];
+    let (status, refused) = post_form(&served, &auth, "/v1/Subscriptions", &bad).await;
+    assert!(matches!(status, 400 | 422), "{status} {refused}");
+    assert!(refused.to_string().contains("Types[0].Type"), "{refused}");
+    assert_eq!(count().await, before);
+    // A list named as the child collection is (Proxy's `Participants`).
+    let people = [
+        ("UniqueName", "sess1"),
+        (
+            "Participants",
+            r#"{"Identifier":"+15558675310","FriendlyName":"Alice"}"#,
+        ),
+        ("Participants", r#"{"Identifier":"+15558675311"}"#),
+    ];
+    let (status, session) = post_form(&served, &auth, "/v1/Sessions", &people).await;
+    assert_eq!(status, 201, "{session}");
+    let sid = session["sid"].as_str().unwrap();
+    let (_, listed) = get(format!("/v1/Sessions/{sid}/Participants")).await;
+    let listed = listed["participants"].as_array().unwrap().clone();
+    let names: Vec<_> = listed.iter().map(|p| p["identifier"].clone()).collect();
+    assert_eq!(names, ["+15558675310", "+15558675311"], "{listed:?}");
+    assert_eq!(listed[0]["friendly_name"], "Alice");
+    assert!(
+        listed[0]["sid"].as_str().unwrap().starts_with("KP"),
+        "{listed:?}"
+    );
+}

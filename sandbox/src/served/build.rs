@@ -44,6 +44,7 @@ pub(crate) fn operations(service: &tidings_codegen::check::Service) -> Vec<Serve
                 item_path: None,
                 keeps_made: false,
                 names_made: None,
+                children: Vec::new(),
                 info: info.clone(),
                 cancels,
             }

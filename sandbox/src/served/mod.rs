@@ -20,6 +20,7 @@
 //! ```
 
 mod build;
+mod children;
 mod documented;
 mod files;
 mod form_fields;
@@ -272,6 +273,7 @@ impl ServedService {
         let mut operations = build::operations(&service);
         build::read_types(schema, &mut operations);
         build::made_and_named(&service, &mut operations);
+        children::listed(&service, &mut operations);
         // The collections an integer (or number) path parameter names the items of: the one
         // an operation acts on by it, and the ones above it in its path (Intercom's `POST
         // /contacts/{contact_id}/notes`, the contact named by an integer).

@@ -4,7 +4,7 @@
 use axum::http::Method;
 use tidings_codegen::check::{OperationInfo, PageStyle};
 
-use crate::server::resources::{ResourceOp, ServiceSchema, ShapeSchema, Ty};
+use crate::server::resources::{ResourceCall, ResourceOp, ServiceSchema, ShapeSchema, Ty};
 use crate::server::{Gateway, Resources};
 
 /// One operation, ready to serve.
@@ -36,6 +36,48 @@ pub(crate) struct ServedOp {
     /// The parameter or field naming what such an action made (see
     /// `ResourceCall::names_made`).
     pub(crate) names_made: Option<&'static str>,
+    /// For a create, the lists of its body that may hold the new item's children (see
+    /// [`super::children::listed`]).
+    pub(crate) children: Vec<Listed>,
+}
+
+impl ServedOp {
+    /// The store's inputs of a call of this operation: its path parameters, query and checked
+    /// body (its keys named as the answer names them).
+    pub(crate) fn call(
+        &self,
+        schema: &ServiceSchema,
+        path: Vec<(&'static str, String)>,
+        query: serde_json::Value,
+        body: serde_json::Value,
+        merge_nested: bool,
+    ) -> ResourceCall {
+        ResourceCall {
+            path,
+            query,
+            body: super::keys::named_as_answered(schema, self.resource.response.as_ref(), body),
+            merge_nested,
+            named_as: None,
+            sendable: self.sendable,
+            read_as: self.read_as,
+            item_path: self.item_path,
+            keeps_made: self.keeps_made,
+            names_made: self.names_made,
+        }
+    }
+}
+
+/// A list field of a create's body whose items may be the new item's children.
+#[derive(Debug, Clone)]
+pub(crate) struct Listed {
+    /// The body field's wire name (`Types`).
+    pub(super) field: &'static str,
+    /// The creates that may take its items (indexes into the served operations): the one of
+    /// the collection the field names (`Participants`) alone, else each create of a
+    /// collection right under the new item.
+    pub(super) creates: Vec<usize>,
+    /// `creates` is the one the field names.
+    pub(super) named: bool,
 }
 
 /// The token endpoint of a spec whose auth is OAuth2 client credentials: hands out the one
@@ -104,6 +146,17 @@ impl PathTemplate {
             })
             .collect();
         PathTemplate { segments }
+    }
+
+    /// The names of its parameters, in order.
+    pub(super) fn params(&self) -> Vec<&'static str> {
+        self.segments
+            .iter()
+            .filter_map(|s| match s {
+                Segment::Param { name, .. } => Some(*name),
+                Segment::Literal(_) => None,
+            })
+            .collect()
     }
 
     /// The parameters when `path` fits, with the count of literal segments (more is a better

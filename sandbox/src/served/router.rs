@@ -344,8 +344,19 @@ async fn respond<'s>(
     if let Some(Ok(item)) = &attached {
         call.body = item.clone(); // kept as held: listed and detached with its fields
     }
+    // The children its body lists, checked before anything is kept.
+    let children = match super::children::prepared(served, op, &call.body) {
+        Ok(children) => children,
+        Err(refused) => return (Some(op), incoming.reject(refused)),
+    };
     let resource = super::held::written_by_its_update(served, op);
     let mut result = served.store.serve(served.schema, &resource, &call).await;
+    if let Ok(answer) = &result
+        && !children.is_empty()
+        && let Err(failed) = super::children::create(served, op, &call.path, answer, children).await
+    {
+        result = Err(failed);
+    }
     if let (Some(Ok(item)), Ok(answer)) = (attached, &mut result) {
         *answer = item;
     }
@@ -553,38 +564,7 @@ fn inputs(
             ),
             tidings_runtime::spec::BodyEncoding::Binary => Value::Null,
         };
-        match &op.body {
-            Some(ty) => {
-                validate::check(served.schema, ty, &value, "")?;
-                let value = validate::without_read_only(served.schema, ty, value);
-                // A create keeps what the service takes for a field left out; an update
-                // leaves such a field as it is, and writes only what its body's type has,
-                // never what only the service sets on the item (Zenvia's template `status`:
-                // a client approved its own template).
-                match op.resource.kind {
-                    ResourceAction::Create => super::held::with_caller(
-                        served,
-                        op,
-                        validate::with_defaults(served.schema, ty, value),
-                    ),
-                    ResourceAction::Merge | ResourceAction::Replace => {
-                        let value =
-                            crate::server::resources::declared_keys_only(served.schema, ty, value);
-                        validate::not_service_set(served.schema, &op.resource, value)
-                    }
-                    _ => value,
-                }
-            }
-            // A write the spec gives no body: the client sends `{}`, and nothing else is
-            // read (its exported document says so too).
-            None if value.as_object().is_some_and(|m| !m.is_empty()) => {
-                return Err(ServerError::validation(
-                    "body".to_owned(),
-                    format!("`{}` takes no body fields", op.info.name),
-                ));
-            }
-            None => value,
-        }
+        validate::checked_body(served, op, value)?
     } else if op.info.body.is_some()
         && op.spec.body_encoding == tidings_runtime::spec::BodyEncoding::Json
     {
@@ -632,18 +612,8 @@ fn inputs(
         }
         _ => false,
     };
-    Ok(ResourceCall {
-        path,
-        query: Value::Object(query(served.schema, op, incoming)?),
-        body: super::keys::named_as_answered(served.schema, op.resource.response.as_ref(), body),
-        merge_nested,
-        named_as: None,
-        sendable: op.sendable,
-        read_as: op.read_as,
-        item_path: op.item_path,
-        keeps_made: op.keeps_made,
-        names_made: op.names_made,
-    })
+    let query = Value::Object(query(served.schema, op, incoming)?);
+    Ok(op.call(served.schema, path, query, body, merge_nested))
 }
 
 fn answer(
