@@ -140,6 +140,31 @@ fn keys_for_different_operations_are_two_credentials_and_alternatives_one() {
     assert_eq!(credentials, ["api_key"]);
 }
 
+/// Telnyx writes its one key's scheme twice, as `BearerAuth` and `bearerAuth` (19 operations
+/// name the second): that made a second credential, and the one Telnyx key was refused there.
+#[test]
+fn one_scheme_written_twice_under_names_differing_in_case_is_one_key() {
+    let key = json!({ "type": "apiKey", "in": "header", "name": "Authorization" });
+    let doc = json!({
+        "openapi": "3.0.3",
+        "info": { "title": "Found", "version": "1" },
+        "components": { "securitySchemes": { "BearerAuth": key, "bearerAuth": key } },
+        "security": [{ "BearerAuth": [] }],
+        "paths": {
+            "/profiles": { "get": { "operationId": "list_profiles", "responses": ok() } },
+            "/records": { "get": { "operationId": "list_records",
+                "security": [{ "bearerAuth": [] }], "responses": ok() } }
+        }
+    });
+    let service = checked(&import(&doc));
+    let credentials: Vec<&str> = service
+        .credentials
+        .iter()
+        .map(|c| c.name.as_str())
+        .collect();
+    assert_eq!(credentials, ["api_key"]);
+}
+
 /// Swagger 2.0's `x-nullable` (Textmagic's `sessionId`, required and nullable) was ignored:
 /// the field stayed required, and a real `null` failed to decode. Then it was made optional,
 /// and a request left out a key the service requires: it is required and nullable.

@@ -12509,3 +12509,185 @@ operations:
         "{listed:?}"
     );
 }
+
+#[tokio::test]
+async fn a_path_naming_no_item_by_id_is_not_an_item_of_that_name() {
+    // Telnyx: `GET /messaging_profiles/p5` answered the profile named `p5`, and `DELETE
+    // /outbound_voice_profiles/abc` deleted the one named `abc`: a name is no id. A unique
+    // name still stands for its item (Twilio Sync, Postmark's alias).
+    let (_dir, served, auth) = served_with_key(
+        "tel",
+        r#"types:
+  Profile:
+    fields:
+      id: { type: string, format: uuid }
+      name: { type: string }
+      unique_name: { type: string }
+  NewProfile:
+    fields:
+      name: { type: string, required: true }
+      unique_name: { type: string }
+operations:
+  create_profile:
+    method: POST
+    path: /profiles
+    body: NewProfile
+    response: Profile
+  get_profile:
+    method: GET
+    path: /profiles/{id}
+    path_params: { id: { type: string } }
+    response: Profile
+  delete_profile:
+    method: DELETE
+    path: /profiles/{id}
+    path_params: { id: { type: string } }
+    response: Profile
+"#,
+    )
+    .await;
+    let key = ("authorization", auth.as_str());
+    let body = serde_json::json!({"name": "abc", "unique_name": "office"});
+    let (status, made) = call_json(&served, key, "POST", "/profiles", Some(body)).await;
+    assert_eq!(status, 200, "{made}");
+    let (status, read) = call_json(&served, key, "GET", "/profiles/abc", None).await;
+    assert_eq!(status, 404, "{read}");
+    let (status, gone) = call_json(&served, key, "DELETE", "/profiles/abc", None).await;
+    assert_eq!(status, 404, "{gone}");
+    let (status, read) = call_json(&served, key, "GET", "/profiles/office", None).await;
+    assert_eq!((status, &read["id"]), (200, &made["id"]), "{read}");
+}
+
+#[tokio::test]
+async fn an_update_stamps_a_text_time_shown_by_example_with_now() {
+    // Telnyx's outbound voice profile: `updated_at` is text with the example
+    // `2018-02-02T22:25:27.521Z`; a PATCH set it back to that 2018 example.
+    let (_dir, served, auth) = served_with_key(
+        "ovp",
+        r#"types:
+  Profile:
+    fields:
+      id: { type: string }
+      name: { type: string }
+      created_at: { type: string, example: "2018-02-02T22:25:27.521Z" }
+      updated_at: { type: string, example: "2018-02-02T22:25:27.521Z" }
+  NewProfile:
+    fields:
+      name: { type: string, required: true }
+  ProfileChange:
+    fields:
+      name: { type: string }
+operations:
+  create_profile:
+    method: POST
+    path: /profiles
+    body: NewProfile
+    response: Profile
+  get_profile:
+    method: GET
+    path: /profiles/{id}
+    path_params: { id: { type: string } }
+    response: Profile
+  update_profile:
+    method: PATCH
+    path: /profiles/{id}
+    path_params: { id: { type: string } }
+    body: ProfileChange
+    response: Profile
+"#,
+    )
+    .await;
+    let key = ("authorization", auth.as_str());
+    let body = serde_json::json!({"name": "office"});
+    let (_, made) = call_json(&served, key, "POST", "/profiles", Some(body)).await;
+    let path = format!("/profiles/{}", made["id"].as_str().unwrap());
+    let change = serde_json::json!({"name": "office2"});
+    let (status, changed) = call_json(&served, key, "PATCH", &path, Some(change)).await;
+    assert_eq!(status, 200, "{changed}");
+    let (created, updated) = (
+        made["created_at"].as_str().unwrap(),
+        changed["updated_at"].as_str().unwrap(),
+    );
+    assert!(!created.starts_with("2018"), "{made}");
+    assert!(updated >= created, "{changed}");
+}
+
+#[tokio::test]
+async fn a_list_only_collection_keeps_what_was_sent_and_made_once() {
+    // An action's config that takes other keys: its `to` (a field of the send request too)
+    // was dropped from the list as another type's. Another type's secret stays out of the
+    // answer. Mailscript: `createdAt` of a collection with no read of one item was made anew
+    // at each list.
+    let (_dir, served, auth) = served_with_key(
+        "ms",
+        r#"types:
+  Action:
+    fields:
+      id: { type: string }
+      name: { type: string, required: true }
+      createdAt: { type: datetime, required: true }
+      config: { type: ActionConfig, required: true }
+    additional: json
+  ActionConfig:
+    fields:
+      subject: { type: string, required: true }
+      type: { type: string, required: true }
+    additional: json
+    keeps_other_keys: true
+  SendRequest:
+    fields:
+      to: { type: string, required: true }
+      type: { type: string }
+      password: { type: string }
+  NewAction:
+    fields:
+      name: { type: string, required: true }
+      config: { type: json, required: true }
+  Created:
+    fields:
+      id: { type: string, required: true }
+  Actions:
+    fields:
+      list: { type: list<Action>, required: true }
+operations:
+  add_action:
+    method: POST
+    path: /actions
+    body: NewAction
+    response: Created
+    status: [201]
+  get_all_actions:
+    method: GET
+    path: /actions
+    response: Actions
+  send:
+    method: POST
+    path: /send
+    body: SendRequest
+"#,
+    )
+    .await;
+    let key = ("authorization", auth.as_str());
+    let body = serde_json::json!({"name": "a1", "config": {
+        "type": "send", "subject": "Hi", "to": "x@example.com", "password": "p"}});
+    let (status, made) = call_json(&served, key, "POST", "/actions", Some(body)).await;
+    assert_eq!(status, 201, "{made}");
+    let (_, first) = call_json(&served, key, "GET", "/actions", None).await;
+    let config = &first["list"][0]["config"];
+    assert_eq!(
+        (&config["to"], &config["subject"], &config["type"]),
+        (
+            &serde_json::json!("x@example.com"),
+            &serde_json::json!("Hi"),
+            &serde_json::json!("send")
+        ),
+        "{first}"
+    );
+    assert!(config.get("password").is_none(), "{first}");
+    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    let (_, again) = call_json(&served, key, "GET", "/actions", None).await;
+    assert_eq!(
+        again["list"][0]["createdAt"], first["list"][0]["createdAt"],
+        "{again}"
+    );
+}

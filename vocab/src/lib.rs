@@ -73,7 +73,7 @@ pub use pagination::{PageKind, PageStyle, PaginationSpec};
 pub use policy::{RetrySpec, TimeoutSpec};
 pub use schema::{
     FieldSchema, PageSchema, ResourceAction, ResourceOp, ServiceSchema, ShapeSchema, TypeSchema,
-    envelope_part, id_like, untagged_fit_order,
+    envelope_part, id_like, names_a_secret, names_in_place_of_id, untagged_fit_order,
 };
 pub use service::{
     CredentialSpec, IdempotencySpec, RateLimitHeaders, RateLimitSpec, ResponseLimitSpec,

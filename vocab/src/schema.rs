@@ -246,6 +246,77 @@ pub fn id_like(name: &str) -> bool {
         || lower.ends_with("uuid")
 }
 
+/// Whether a field's value may name its item in a path in place of its id (`param`, the
+/// path parameter): one the parameter's name ends with (Elastic Email's `domain`, Mailgun's
+/// `template_name`, Postmark's `templateIdOrAlias`), an id of
+/// another name (Zulip's `user_id`), or one that reads as unique to its item, as a unique
+/// name, an alias, an email address, a user name, an external id, a slug or a phone number
+/// are (Twilio Sync's `unique_name`, Postmark's `Alias`, Brevo's contact `email`). A name
+/// (Telnyx's messaging profile `name`) is not: a path that names none of its items by id is
+/// about an item it does not hold.
+///
+/// ```
+/// use tidings_spec::names_in_place_of_id;
+/// assert!(names_in_place_of_id("unique_name", "Sid") && names_in_place_of_id("Alias", "templateIdOrAlias"));
+/// assert!(names_in_place_of_id("email", "identifier") && names_in_place_of_id("name", "template_name"));
+/// assert!(!names_in_place_of_id("name", "id") && !names_in_place_of_id("friendly_name", "Sid"));
+/// ```
+pub fn names_in_place_of_id(field: &str, param: &str) -> bool {
+    let plain = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_ascii_alphanumeric())
+            .map(|c| c.to_ascii_lowercase())
+            .collect()
+    };
+    let (field_plain, param_plain) = (plain(field), plain(param));
+    param_plain.ends_with(&field_plain)
+        || id_like(field)
+        || [
+            "unique",
+            "alias",
+            "email",
+            "username",
+            "login",
+            "externalid",
+            "slug",
+            "handle",
+            "phone",
+            "msisdn",
+        ]
+        .iter()
+        .any(|word| field_plain.contains(word))
+}
+
+/// Whether a field's name says it holds a secret: a password, a secret, a private or API
+/// key, an access, auth or refresh token. The sandbox answers such a field only where the
+/// answer's type declares it (a Telnyx call dialled with a `sip_auth_password`).
+///
+/// ```
+/// use tidings_spec::names_a_secret;
+/// assert!(names_a_secret("sip_auth_password") && names_a_secret("apiKey") && names_a_secret("client_secret"));
+/// assert!(!names_a_secret("key") && !names_a_secret("token") && !names_a_secret("to"));
+/// ```
+pub fn names_a_secret(name: &str) -> bool {
+    let plain: String = name
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    [
+        "password",
+        "passwd",
+        "passphrase",
+        "secret",
+        "privatekey",
+        "apikey",
+        "accesstoken",
+        "authtoken",
+        "refreshtoken",
+    ]
+    .iter()
+    .any(|word| plain.contains(word))
+}
+
 /// Whether a field is an optional part of an envelope around an answer's content, not
 /// content: its `meta`, or the `errors` and `warnings` only a failed call fills (WhatsApp's
 /// `Response`, which every answer of its extends). The generator reads it to find the item an

@@ -399,10 +399,17 @@ impl Converter<'_> {
                 // A scheme never offered where one already sending this credential is (OneSignal's
                 // `rest_api_key` for notifications, `organization_api_key` for apps) is another
                 // key: its own credential, named after the scheme.
+                // One scheme written twice, under names that differ only in case (Telnyx's
+                // `BearerAuth` and `bearerAuth`), is still the one key.
+                let twin = |o: &String| {
+                    let key =
+                        |v: &Value| ["type", "in", "name", "scheme"].map(|k| v.get(k).cloned());
+                    operations::op_name(o) == written && key(&schemes[o]) == key(s)
+                };
                 if !explicit
-                    && sent_by
-                        .get(&c)
-                        .is_some_and(|others| others.iter().all(|o| used_apart(doc, o, raw)))
+                    && sent_by.get(&c).is_some_and(|others| {
+                        others.iter().all(|o| used_apart(doc, o, raw) && !twin(o))
+                    })
                 {
                     c = name.clone();
                 }

@@ -5,7 +5,7 @@ use axum::http::Method;
 use tidings_codegen::check::OperationInfo;
 
 use super::ops::{PathTemplate, ServedOp};
-use crate::server::resources::{ResourceAction, ResourceOp, ServiceSchema, item_type};
+use crate::server::resources::{ResourceAction, ResourceOp, ServiceSchema, Ty, item_type};
 
 /// Builds the operations of `service`, each with its runtime descriptions.
 pub(crate) fn operations(service: &tidings_codegen::check::Service) -> Vec<ServedOp> {
@@ -70,17 +70,46 @@ pub(crate) fn read_types(schema: &ServiceSchema, ops: &mut [ServedOp]) {
             ))
         })
         .collect();
+    // A collection read only as a list (Mailscript's addresses, triggers, workflows): its
+    // items as the list answers them, whose `createdAt` was made anew at each read.
+    let lists: Vec<_> = ops
+        .iter()
+        .filter(|op| op.resource.kind == ResourceAction::List)
+        .map(|op| (op.resource.collection, listed_type(schema, &op.resource)))
+        .collect();
     for op in ops
         .iter_mut()
         .filter(|op| op.resource.kind == ResourceAction::Create)
     {
         let made = item_type(schema, &op.resource).1;
-        let Some((_, read, item)) = reads.iter().find(|(c, ..)| *c == op.resource.collection)
-        else {
-            continue;
+        let read = match reads.iter().find(|(c, ..)| *c == op.resource.collection) {
+            Some((_, read, item)) => {
+                op.item_path = Some(*item);
+                *read
+            }
+            None => match lists.iter().find(|(c, _)| *c == op.resource.collection) {
+                Some((_, listed)) => *listed,
+                None => continue,
+            },
         };
-        op.item_path = Some(*item);
         op.read_as = read.filter(|ty| Some(*ty) != made && schema.object_fields(ty).is_some());
+    }
+}
+
+/// The type of the items a list answers: its element, or that of the list at its dot path
+/// `items` in the answer (Mailscript's `{"list": [...]}`).
+fn listed_type(schema: &ServiceSchema, op: &ResourceOp) -> Option<Ty> {
+    let mut ty = op.response?;
+    for part in op.items.into_iter().flat_map(|path| path.split('.')) {
+        ty = schema
+            .object_fields(&ty)?
+            .iter()
+            .find(|f| f.name == part)?
+            .ty;
+    }
+    match ty {
+        Ty::List(inner) | Ty::Page(inner) => Some(*inner),
+        _ => None,
     }
 }
 

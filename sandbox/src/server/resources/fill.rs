@@ -606,7 +606,11 @@ pub(super) fn stamp_last_change(
     };
     for f in fields.iter().filter(|f| names_the_last_change(f)) {
         if f.required || item.contains_key(f.name) {
-            item.insert(f.name.to_owned(), fill(schema, &f.ty, None, 0, Some(f)));
+            // A text field shown with an example time is now too, written as that example
+            // (Telnyx's `updated_at`, which went back to the example's 2018).
+            let now =
+                times::now_as_example(f).unwrap_or_else(|| fill(schema, &f.ty, None, 0, Some(f)));
+            item.insert(f.name.to_owned(), now);
         }
     }
     // And its revision moves on (Twilio Sync's `revision`, Studio's flow `revision`).

@@ -33,9 +33,15 @@ impl Resources {
             v.as_object()
                 .is_some_and(|map| labels.iter().any(|l| map.get(*l).is_some_and(holds)))
         };
-        let mut found = items
-            .iter()
-            .filter(|i| i.value.values().any(|v| holds(v) || labelled(v)));
+        // Only a field that may stand for the item (its unique name, alias, email): a
+        // profile's `name` is not its id (Telnyx's `DELETE /outbound_voice_profiles/abc`
+        // deleted the one named `abc`).
+        let stands_for = |field: &str| tidings_spec::names_in_place_of_id(field, param);
+        let mut found = items.iter().filter(|i| {
+            i.value
+                .iter()
+                .any(|(field, v)| (holds(v) && stands_for(field)) || labelled(v))
+        });
         match (found.next(), found.next()) {
             (Some(item), None) => Some(item.id.clone()),
             _ => None,
@@ -70,9 +76,10 @@ impl Resources {
                 continue;
             }
             let mut found = items.iter().filter(|i| {
-                i.value
-                    .values()
-                    .any(|v| v.as_str() == Some(slot.1.as_str()))
+                i.value.iter().any(|(field, v)| {
+                    v.as_str() == Some(slot.1.as_str())
+                        && tidings_spec::names_in_place_of_id(field, param)
+                })
             });
             if let (Some(item), None) = (found.next(), found.next()) {
                 slot.1 = item.id.clone();

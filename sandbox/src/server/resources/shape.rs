@@ -209,7 +209,7 @@ pub(super) fn answers_another(op: &ResourceOp) -> bool {
 /// (an object where a list is declared read as its one item), and so on down the declared
 /// fields; anything else as it is: what an answer shows of a request or an item the answer's type is
 /// not (Mandrill's send answers a list of statuses, never the request's `key`). A type that
-/// takes other keys keeps those no type declares (see [`declared_anywhere`]).
+/// takes other keys keeps them, but for a secret another type declares.
 pub(super) fn only_declared(schema: &ServiceSchema, ty: &Ty, value: Value) -> Value {
     match (ty, value) {
         (Ty::List(inner) | Ty::Page(inner), Value::Array(items)) => Value::Array(
@@ -224,8 +224,14 @@ pub(super) fn only_declared(schema: &ServiceSchema, ty: &Ty, value: Value) -> Va
         (ty, Value::Object(mut map)) => {
             if let Some(names) = declared_names(schema, ty, 0) {
                 let open = matches!(ty, Ty::Named(n) if schema.named(n).is_some_and(|t| t.keeps_other_keys));
+                // Another type's secret is not this answer's (see [`declared_anywhere`]); the
+                // rest a client sent stays (Mailscript's action `config.to`, a field of its
+                // send request too, was dropped and made up again).
                 map.retain(|key, _| {
-                    names.contains(&key.as_str()) || (open && !declared_anywhere(schema, key))
+                    names.contains(&key.as_str())
+                        || (open
+                            && !(tidings_spec::names_a_secret(key)
+                                && declared_anywhere(schema, key)))
                 });
             }
             // What the fields hold too (a stored Telnyx call answered inside `data` kept the

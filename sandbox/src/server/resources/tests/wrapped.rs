@@ -69,12 +69,15 @@ fn an_answer_that_holds_the_item_in_a_field_stores_and_lists_the_item() {
         )
         .unwrap();
     assert_eq!(listed[0]["name"], "welcome", "the item itself: {listed}");
-    // Named by its name, as Mailgun's paths name templates.
+    // Named by its name, as Mailgun's paths name templates (`/templates/{template_name}`).
+    let by_name = ResourceOp {
+        item_param: Some("template_name"),
+        ..op(ResourceAction::Get, true)
+    };
+    let mut named = call(None, Value::Null, Value::Null);
+    named.path = vec![("template_name", "welcome".to_owned())];
     let id = store
-        .alias_of(
-            &op(ResourceAction::Get, true),
-            &call(Some("welcome"), Value::Null, Value::Null),
-        )
+        .alias_of(&by_name, &named)
         .expect("the template named `welcome`");
     let merged = store
         .serve_now(
