@@ -6,8 +6,8 @@
 use serde_json::{Map, Value};
 use tidings_codegen::check::{Service, Ty as SpecTy, TypeKind};
 
+use super::body::checked_body;
 use super::ops::{Listed, Served, ServedOp};
-use super::validate::checked_body;
 use crate::server::ServerError;
 use crate::server::resources::{ResourceAction, plain};
 

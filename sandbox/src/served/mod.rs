@@ -19,6 +19,7 @@
 //! # Ok(()) }
 //! ```
 
+mod body;
 mod build;
 mod children;
 mod documented;

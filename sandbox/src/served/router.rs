@@ -564,7 +564,7 @@ fn inputs(
             ),
             tidings_runtime::spec::BodyEncoding::Binary => Value::Null,
         };
-        validate::checked_body(served, op, value)?
+        super::body::checked_body(served, op, value)?
     } else if op.info.body.is_some()
         && op.spec.body_encoding == tidings_runtime::spec::BodyEncoding::Json
     {
