@@ -215,6 +215,48 @@ fn import_finds_where_an_error_schema_keeps_code_and_message() {
     );
 }
 
+/// Mailscript's only error is `{"error": "..."}`: its one text field is why, not a code (the
+/// reason was lost, `{"error": "validation_error"}`). Vonage's `invalid_parameters[].name`
+/// names the parameter refused, not the error's code.
+#[test]
+fn a_lone_text_field_is_the_message_and_a_listed_name_no_code() {
+    use tidings_codegen::import::{ImportOptions, import_openapi};
+    let document = |error: serde_json::Value| {
+        json!({
+            "swagger": "2.0",
+            "info": { "title": "E", "version": "1" },
+            "host": "api.example.com",
+            "paths": { "/things": { "get": {
+                "operationId": "list_things",
+                "responses": {
+                    "200": { "description": "ok", "schema": { "type": "object",
+                        "properties": { "id": { "type": "string" } } } },
+                    "400": { "description": "bad", "schema": { "$ref": "#/definitions/ErrorResponse" } }
+                }
+            } } },
+            "definitions": { "ErrorResponse": error }
+        })
+        .to_string()
+    };
+    let imported = |error| {
+        import_openapi(&document(error), &ImportOptions::new("e", "e.json"), None)
+            .unwrap()
+            .yaml
+    };
+    let lone = imported(json!({ "type": "object", "required": ["error"],
+        "properties": { "error": { "type": "string" } } }));
+    assert!(lone.contains("  code: none\n  message: error\n"), "{lone}");
+    let listed = imported(json!({ "type": "object", "properties": {
+        "title": { "type": "string" },
+        "invalid_parameters": { "type": "array", "items": { "type": "object",
+            "properties": { "name": { "type": "string" }, "reason": { "type": "string" } } } }
+    } }));
+    assert!(
+        listed.contains("  code: none\n  message: title\n"),
+        "{listed}"
+    );
+}
+
 /// `SPEC` with `edit` applied to its text, through check: the service or the diagnostics.
 fn check_edited(edit: impl Fn(&str) -> String) -> Result<Service, String> {
     let loaded = tidings_codegen::load::load_str("provider.yaml", &edit(SPEC)).unwrap();

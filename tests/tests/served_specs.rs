@@ -12691,3 +12691,54 @@ operations:
         "{again}"
     );
 }
+
+#[tokio::test]
+async fn a_create_of_many_answers_the_list_of_what_it_made() {
+    // CallFire: `POST /contacts` with a list answers `ResourceIdList` (`{"items": [{"id"}]}`);
+    // it answered `{}`, and a client could not learn the ids of the contacts it made.
+    let (_dir, served, auth) = served_with_key(
+        "cf",
+        r#"types:
+  Contact:
+    fields:
+      id: { type: integer }
+      firstName: { type: string }
+  NewContact:
+    fields:
+      firstName: { type: string }
+  ResourceId:
+    fields:
+      id: { type: integer, required: true }
+  ResourceIdList:
+    fields:
+      items: { type: list<ResourceId> }
+operations:
+  create_contacts:
+    method: POST
+    path: /contacts
+    body: list<NewContact>
+    response: ResourceIdList
+  get_contact:
+    method: GET
+    path: /contacts/{id}
+    path_params: { id: { type: integer } }
+    response: Contact
+"#,
+    )
+    .await;
+    let key = ("authorization", auth.as_str());
+    let body = serde_json::json!([{"firstName": "Ann"}, {"firstName": "Bob"}]);
+    let (status, made) = call_json(&served, key, "POST", "/contacts", Some(body)).await;
+    assert_eq!(status, 200, "{made}");
+    let items = made["items"].as_array().expect("the ids made");
+    assert_eq!(items.len(), 2, "{made}");
+    for (item, name) in items.iter().zip(["Ann", "Bob"]) {
+        let path = format!("/contacts/{}", item["id"]);
+        let (status, read) = call_json(&served, key, "GET", &path, None).await;
+        assert_eq!(
+            (status, &read["firstName"]),
+            (200, &serde_json::json!(name)),
+            "{read}"
+        );
+    }
+}

@@ -409,8 +409,11 @@ impl Converter<'_> {
         } else {
             self.error_field_path(ty, ERROR_CODE_NAMES)
                 .or_else(|| {
+                    // A weak name inside a list is a listed thing's (Vonage's
+                    // `invalid_parameters.0.name`, the parameter refused), not the code.
                     self.error_field_path(ty, WEAK_ERROR_CODE_NAMES)
                         .filter(|code| !self.only_on_server_errors(ty, code))
+                        .filter(|code| !code.contains(".0."))
                 })
                 .filter(|code| Some(code) != described.as_ref())
         };
@@ -421,6 +424,18 @@ impl Converter<'_> {
                 .or(described)
                 .or_else(|| self.error_field_path(ty, WEAK_ERROR_MESSAGE_NAMES))
                 .or_else(|| self.listed_messages(ty))
+        };
+        // An error of one text field alone (Mailscript's `{"error": "..."}`) says why in it:
+        // the message, which a code in its place would leave unsaid.
+        let lone = match self.types.get(ty) {
+            Some(TypeOut::Object { fields, .. }) => {
+                fields.len() == 1 && code.as_deref() == Some(fields[0].wire.as_str())
+            }
+            _ => false,
+        };
+        let (code, message) = match (lone, message) {
+            (true, None) => (None, code),
+            (_, message) => (code, message),
         };
         let how = if problem {
             "RFC 9457 problem details"

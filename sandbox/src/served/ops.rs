@@ -159,8 +159,9 @@ impl PathTemplate {
             .collect()
     }
 
-    /// The parameters when `path` fits, with the count of literal segments (more is a better
-    /// fit: `/lists/all` before `/lists/{id}`).
+    /// The parameters when `path` fits, with how well: two for each literal segment, one for
+    /// each parameter with literal text around it (more is a better fit: `/lists/all` before
+    /// `/lists/{id}`, CallFire's `/recordings/{id}.mp3` before `/recordings/{id}`).
     pub(super) fn matches(&self, path: &[String]) -> Option<(usize, Vec<(&'static str, String)>)> {
         if path.len() != self.segments.len() {
             return None;
@@ -169,7 +170,7 @@ impl PathTemplate {
         let mut params = Vec::new();
         for (segment, actual) in self.segments.iter().zip(path) {
             match segment {
-                Segment::Literal(text) if text == actual => literals += 1,
+                Segment::Literal(text) if text == actual => literals += 2,
                 Segment::Literal(_) => return None,
                 Segment::Param {
                     prefix,
@@ -181,6 +182,9 @@ impl PathTemplate {
                         .strip_suffix(suffix.as_str())?;
                     if value.is_empty() {
                         return None;
+                    }
+                    if !prefix.is_empty() || !suffix.is_empty() {
+                        literals += 1;
                     }
                     params.push((*name, value.to_owned()));
                 }
@@ -272,5 +276,37 @@ impl ServedOp {
         let last = next_field.rsplit('.').next().unwrap_or_default();
         let named_path = last.to_ascii_lowercase().contains("uri") || last.contains("path");
         format == Some(crate::server::resources::Format::Uri) || !named_path
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PathTemplate;
+
+    fn score(template: &str, path: &str) -> Option<usize> {
+        let path: Vec<String> = path
+            .trim_start_matches('/')
+            .split('/')
+            .map(str::to_owned)
+            .collect();
+        PathTemplate::parse(template)
+            .matches(&path)
+            .map(|(score, _)| score)
+    }
+
+    #[test]
+    fn a_literal_fits_best_then_a_parameter_with_text_around_it_then_a_bare_one() {
+        // CallFire's `/calls/recordings/{id}.mp3` was served by `/calls/recordings/{id}`,
+        // which refused `1.mp3` as no integer.
+        let mp3 = score("/calls/recordings/{id}.mp3", "/calls/recordings/1.mp3");
+        let bare = score("/calls/recordings/{id}", "/calls/recordings/1.mp3");
+        assert!(mp3 > bare, "{mp3:?} {bare:?}");
+        assert_eq!(
+            score("/calls/recordings/{id}.mp3", "/calls/recordings/1"),
+            None
+        );
+        let literal = score("/lists/all.json", "/lists/all.json");
+        let affixed = score("/lists/{id}.json", "/lists/all.json");
+        assert!(literal > affixed, "{literal:?} {affixed:?}");
     }
 }

@@ -35,6 +35,20 @@ fn answered_item_type(schema: &ServiceSchema, op: &ResourceOp) -> Option<Ty> {
     })
 }
 
+/// The list field of an object answer whose items hold the operation's id field (a list of
+/// what was made, or of their ids), and its item type.
+fn made_listed(schema: &ServiceSchema, op: &ResourceOp) -> Option<(&'static str, Ty)> {
+    let fields = schema.object_fields(op.response.as_ref()?)?;
+    fields.iter().find_map(|f| match f.ty {
+        Ty::List(item) => schema
+            .object_fields(item)?
+            .iter()
+            .any(|i| i.name == op.id_field)
+            .then_some((f.name, *item)),
+        _ => None,
+    })
+}
+
 impl Resources {
     /// Creates each object of a list body, all or none (a bound hit part way undoes the ones
     /// before it; when durable, they are one change), answering the operation's response type.
@@ -136,6 +150,25 @@ impl Resources {
                 )
             });
             return Ok((Value::Array(each.collect()), ticket));
+        }
+        // An answer whose list holds what was made, or its ids (CallFire's `POST /contacts`
+        // answers `{"items": [{"id": 1}, ...]}`, `POST /texts` `{"items": [<text>, ...]}`):
+        // the items kept, in the order sent; it was `{}`.
+        if let (Some(ty), Some((field, answered))) = (&op.response, made_listed(schema, op))
+            && !upsert
+            && kept.len() == items.len()
+        {
+            let each = kept.into_iter().map(|item| {
+                let item = Value::Object(item);
+                only_declared(
+                    schema,
+                    &answered,
+                    fill(schema, &answered, Some(&item), 0, None),
+                )
+            });
+            let listed = Value::Object(Map::from_iter([(field.to_owned(), each.collect())]));
+            let value = only_declared(schema, ty, fill(schema, ty, Some(&listed), 0, None));
+            return Ok((value, ticket));
         }
         let value = op.response.as_ref().map_or(Value::Null, |ty| {
             // What the answer shares with the body is answered as sent (SendGrid's suppression
