@@ -2,11 +2,10 @@
 //! every item marked as imported (its document and JSON pointer) and what OpenAPI cannot say
 //! (rate limits, retries, timeouts, idempotency, webhook signing) written as `not_shown`.
 //!
-//! What the spec language cannot express (cookie parameters, `HEAD`, object query
-//! parameters in styles other than exploded `form` and `deepObject`...) is skipped, and what it says only approximately (credential names of HTTP
-//! Basic, untagged unions, renamed wire names, webhooks without a signature) is imported and
-//! reported; both are listed in the [`Report`] with their JSON pointer and reason. The result always passes [`crate::check`]: the importer
-//! checks what it wrote and drops any item the checker refuses, reporting it too.
+//! What the spec language cannot express (cookie parameters, `HEAD`...) is skipped, and what it
+//! says only approximately (Basic credential names, untagged unions, renamed wire names) is
+//! imported; both are in the [`Report`] with their JSON pointer and reason. The result always
+//! passes [`crate::check`]: the importer drops any item the checker refuses, and reports it.
 //!
 //! ```
 //! let doc = r##"{
@@ -33,6 +32,7 @@ mod answers;
 mod bundle;
 mod checked;
 mod document;
+mod error_paths;
 mod error_shape;
 mod errors;
 mod example_schema;
