@@ -140,6 +140,43 @@ fn keys_for_different_operations_are_two_credentials_and_alternatives_one() {
     assert_eq!(credentials, ["api_key"]);
 }
 
+/// Vonage Media writes its item paths as Express does, `/:id` and `/:id/info`, declaring no
+/// parameter: kept as literal text, a client called `/:id/info` and named no item.
+#[test]
+fn a_colon_segment_is_a_path_parameter() {
+    let doc = json!({
+        "openapi": "3.0.3",
+        "info": { "title": "Found", "version": "1" },
+        "paths": {
+            "/:id/info": { "get": { "operationId": "get_media", "responses": ok() } },
+            "/v1/:account_id/users/:id": { "delete": { "operationId": "delete_user",
+                "responses": ok() } },
+            "/threads/{id}/participants/:add": { "post": { "operationId": "add_participants",
+                "responses": ok() } }
+        }
+    });
+    let imported = import(&doc);
+    let service = checked(&imported);
+    let path_of = |name: &str| {
+        let op = service.operations.iter().find(|o| o.name == name).unwrap();
+        let params: Vec<&str> = op.path_params.iter().map(|p| p.wire.as_str()).collect();
+        (op.path.clone(), params)
+    };
+    assert_eq!(path_of("get_media"), ("/{id}/info".to_owned(), vec!["id"]));
+    assert_eq!(
+        path_of("delete_user"),
+        (
+            "/v1/{account_id}/users/{id}".to_owned(),
+            vec!["account_id", "id"]
+        )
+    );
+    // A verb so written is a custom method, not a parameter.
+    assert_eq!(
+        path_of("add_participants").0,
+        "/threads/{id}/participants/:add"
+    );
+}
+
 /// Telnyx writes its one key's scheme twice, as `BearerAuth` and `bearerAuth` (19 operations
 /// name the second): that made a second credential, and the one Telnyx key was refused there.
 #[test]

@@ -12742,3 +12742,80 @@ operations:
         );
     }
 }
+
+#[tokio::test]
+async fn an_item_read_and_written_at_a_path_beneath_it_is_the_item() {
+    // Vonage Media: `GET`/`PUT /{id}/info` beside `POST /` and `DELETE /{id}` read and
+    // wrote a thing of their own: `{}` for the item just made, and for any id at all.
+    let (_dir, served, auth) = served_with_key(
+        "media",
+        r#"types:
+  Media:
+    fields:
+      id: { type: string, format: uuid }
+      metadata_primary: { type: string }
+      public: { type: boolean }
+  NewMedia:
+    fields:
+      metadata_primary: { type: string }
+  MediaChange:
+    fields:
+      metadata_primary: { type: string }
+      public: { type: boolean }
+  MediaList:
+    fields:
+      media: { type: list<Media> }
+operations:
+  upload_media:
+    method: POST
+    path: /
+    body: NewMedia
+    response: Media
+    status: [201]
+  list_media:
+    method: GET
+    path: /
+    response: MediaList
+  retrieve_media:
+    method: GET
+    path: /{id}/info
+    path_params: { id: { type: string } }
+    response: Media
+  update_media:
+    method: PUT
+    path: /{id}/info
+    path_params: { id: { type: string } }
+    body: MediaChange
+  delete_media:
+    method: DELETE
+    path: /{id}
+    path_params: { id: { type: string } }
+"#,
+    )
+    .await;
+    let key = ("authorization", auth.as_str());
+    let body = serde_json::json!({"metadata_primary": "m1"});
+    let (status, made) = call_json(&served, key, "POST", "/", Some(body)).await;
+    assert_eq!(status, 201, "{made}");
+    let info = format!("/{}/info", made["id"].as_str().unwrap());
+    let (status, read) = call_json(&served, key, "GET", &info, None).await;
+    assert_eq!((status, &read), (200, &made), "{read}");
+    let change = serde_json::json!({"public": true});
+    let (status, _) = call_json(&served, key, "PUT", &info, Some(change)).await;
+    assert_eq!(status, 204);
+    let (_, read) = call_json(&served, key, "GET", &info, None).await;
+    assert_eq!(
+        (&read["metadata_primary"], &read["public"]),
+        (&made["metadata_primary"], &serde_json::json!(true)),
+        "{read}"
+    );
+    let (_, listed) = call_json(&served, key, "GET", "/", None).await;
+    assert_eq!(listed["media"][0], read, "{listed}");
+    let (status, _) = call_json(&served, key, "GET", "/nope/info", None).await;
+    assert_eq!(status, 404);
+    let item = format!("/{}", made["id"].as_str().unwrap());
+    let (status, _) = call_json(&served, key, "DELETE", &item, None).await;
+    assert_eq!(status, 204);
+    let (status, _) = call_json(&served, key, "GET", &info, None).await;
+    assert_eq!(status, 404);
+}

@@ -152,7 +152,13 @@ impl Converter<'_> {
     ) -> Result<OpOut, String> {
         let doc = self.doc;
         let (path, query_in_path) = super::routes::split_query(path);
-        let mut template = path.to_owned();
+        let mut template = super::routes::colon_params(path);
+        if template != path {
+            self.approximate(
+                ptr,
+                "a `:name` path segment read as the path parameter `{name}` (as Express writes one)",
+            );
+        }
         let in_path = placeholders(&template)
             .ok_or_else(|| "path template not usable | unbalanced `{` or `}`".to_owned())?;
         if !template.starts_with('/') {

@@ -199,6 +199,25 @@ pub(super) fn placeholders(template: &str) -> Option<Vec<String>> {
     Some(out)
 }
 
+/// `path` with each whole segment written `:name` with an id's name (Express's route
+/// parameters: Vonage Media's `/:id/info`) as the placeholder `{name}`; kept as literal
+/// text, it named no item. A verb so written is a custom method (Azure's
+/// `/participants/:add`), kept.
+pub(super) fn colon_params(path: &str) -> String {
+    path.split('/')
+        .map(|segment| match segment.strip_prefix(':') {
+            Some(name)
+                if tidings_spec::id_like(name)
+                    && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') =>
+            {
+                format!("{{{name}}}")
+            }
+            _ => segment.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
 /// A route with parameter names blanked, to find two operations on one route.
 pub(super) fn normalised(path: &str) -> String {
     let mut out = String::new();

@@ -12,6 +12,7 @@ mod home;
 mod owned;
 mod search;
 mod verbs;
+mod view;
 
 pub use answers::envelope_items;
 use answers::{answered_fields, answered_item, items_beneath, singleton, wrapped_fields};
@@ -221,7 +222,9 @@ fn names_the_collection(field: &str, segment: &str) -> bool {
 
 /// What `op` does to the resource store of `service`.
 pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
-    let shape = owned::held_elsewhere(service, op).unwrap_or_else(|| shape_of(service, op));
+    let shape = owned::held_elsewhere(service, op)
+        .or_else(|| view::item_view(service, op))
+        .unwrap_or_else(|| shape_of(service, op));
     let mut shape = home::made_elsewhere(service, op, &shape).unwrap_or(shape);
     // A collection at the root of its base URL (Vonage's calls: `POST /`, `GET /{uuid}`) is
     // the one its items' `/{uuid}` is beneath: `` for both.
