@@ -12819,3 +12819,100 @@ operations:
     let (status, _) = call_json(&served, key, "GET", &info, None).await;
     assert_eq!(status, 404);
 }
+
+#[tokio::test]
+async fn a_thing_of_an_items_own_is_a_404_under_an_item_not_held() {
+    // Twilio TaskRouter: `GET /v1/Workspaces/{WorkspaceSid}/Statistics` answered 200 with
+    // made-up statistics for a workspace that does not exist.
+    let (_dir, served, auth) = served_with_key(
+        "tr",
+        r#"types:
+  Workspace:
+    fields:
+      sid: { type: string, pattern: "^WS[0-9a-fA-F]{32}$" }
+      friendly_name: { type: string }
+  NewWorkspace:
+    fields:
+      FriendlyName: { type: string, required: true }
+  Statistics:
+    fields:
+      workspace_sid: { type: string }
+      total_tasks: { type: integer }
+operations:
+  create_workspace:
+    method: POST
+    path: /v1/Workspaces
+    body: NewWorkspace
+    response: Workspace
+    status: [201]
+  fetch_workspace:
+    method: GET
+    path: /v1/Workspaces/{Sid}
+    path_params: { Sid: { type: string } }
+    response: Workspace
+  fetch_workspace_statistics:
+    method: GET
+    path: /v1/Workspaces/{WorkspaceSid}/Statistics
+    path_params: { WorkspaceSid: { type: string } }
+    response: Statistics
+"#,
+    )
+    .await;
+    let key = ("authorization", auth.as_str());
+    let body = serde_json::json!({"FriendlyName": "w"});
+    let (status, made) = call_json(&served, key, "POST", "/v1/Workspaces", Some(body)).await;
+    assert_eq!(status, 201, "{made}");
+    let sid = made["sid"].as_str().unwrap();
+    let (status, stats) = call_json(
+        &served,
+        key,
+        "GET",
+        &format!("/v1/Workspaces/{sid}/Statistics"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{stats}");
+    let unknown = "/v1/Workspaces/WS00000000000000000000000000000000/Statistics";
+    let (status, stats) = call_json(&served, key, "GET", unknown, None).await;
+    assert_eq!(status, 404, "{stats}");
+}
+
+#[tokio::test]
+async fn a_batch_answering_a_list_answers_one_entry_per_thing_sent() {
+    // Postmark's `POST /email/batch` answers one `{To, MessageID, ...}` per message sent; it
+    // answered `[{}]` whatever was sent.
+    let (_dir, served, auth) = served_with_key(
+        "pm",
+        r#"types:
+  Email:
+    fields:
+      From: { type: string, required: true }
+      To: { type: string, required: true }
+      Subject: { type: string }
+  SendResult:
+    fields:
+      To: { type: string }
+      MessageID: { type: string }
+      ErrorCode: { type: integer }
+operations:
+  send_email_batch:
+    method: POST
+    path: /email/batch
+    body: list<Email>
+    response: list<SendResult>
+"#,
+    )
+    .await;
+    let key = ("authorization", auth.as_str());
+    let body = serde_json::json!([
+        {"From": "a@example.com", "To": "b@example.com", "Subject": "one"},
+        {"From": "a@example.com", "To": "c@example.com", "Subject": "two"},
+    ]);
+    let (status, sent) = call_json(&served, key, "POST", "/email/batch", Some(body)).await;
+    assert_eq!(status, 200, "{sent}");
+    let sent = sent.as_array().expect("a list").clone();
+    let to: Vec<_> = sent.iter().map(|s| s["To"].clone()).collect();
+    assert_eq!(to, ["b@example.com", "c@example.com"], "{sent:?}");
+    let (first, second) = (&sent[0]["MessageID"], &sent[1]["MessageID"]);
+    assert!(first.is_string() && first != second, "{sent:?}");
+}

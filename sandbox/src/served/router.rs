@@ -275,7 +275,17 @@ async fn respond<'s>(
     // that item answers 404 too) when the document lists no refusal of its own.
     let named_in_request = op.resource.item_param.is_none() && op.resource.item_field.is_some();
     let refusals_listed = op.info.errors.iter().any(|s| (400..500).contains(s));
-    if (op.info.errors.contains(&404) || (named_in_request && !refusals_listed))
+    // A read of a thing of an item's own, in a collection whose items are made here
+    // (TaskRouter's `GET /v1/Workspaces/{WorkspaceSid}/Statistics`), where the document
+    // lists no refusal: made up for a workspace that does not exist, it is a 404.
+    let read_of_its_own = op.method == Method::GET
+        && op.resource.item_param.is_some()
+        && !refusals_listed
+        && served.ops.iter().any(|o| {
+            o.resource.kind == ResourceAction::Create
+                && o.resource.collection == op.resource.collection
+        });
+    if (op.info.errors.contains(&404) || (named_in_request && !refusals_listed) || read_of_its_own)
         && !super::held::the_callers_own(served, op, &call)
         && let Some(missing) = served.store.missing_item(&op.resource, &call)
     {

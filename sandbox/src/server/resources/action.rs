@@ -141,8 +141,22 @@ pub(super) fn answer(
     };
     // A send answering a bare list, one result per recipient (Mandrill's
     // `messages/send`).
-    let listed = match (&op.response, about.then_some(())) {
-        (Some(Ty::List(item)), None) => recipients(schema, item, &body),
+    let listed = match (&op.response, about.then_some(()), &call.body) {
+        // A batch answering a bare list (Postmark's `/email/batch`): one entry per thing
+        // sent, with what the entry shares with it (`To`); it was one empty entry.
+        (Some(Ty::List(item)), None, Value::Array(sent)) => {
+            let fields = schema.object_fields(item).unwrap_or_default();
+            let entry = |sent: &Value| {
+                let shared = sent
+                    .as_object()
+                    .into_iter()
+                    .flatten()
+                    .filter(|(key, _)| fields.iter().any(|f| f.name == key.as_str()));
+                Value::Object(shared.map(|(k, v)| (k.clone(), v.clone())).collect())
+            };
+            Some(sent.iter().map(entry).collect())
+        }
+        (Some(Ty::List(item)), None, _) => recipients(schema, item, &body),
         _ => None,
     };
     // A send answering what it made in a field of its own (Slack's
