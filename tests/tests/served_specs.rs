@@ -12916,3 +12916,59 @@ operations:
     let (first, second) = (&sent[0]["MessageID"], &sent[1]["MessageID"]);
     assert!(first.is_string() && first != second, "{sent:?}");
 }
+
+#[tokio::test]
+async fn a_page_says_the_page_and_size_asked_where_its_style_names_no_field_of_them() {
+    // Vonage Media: `page_index` ("used in your request") and `page_size` beside
+    // `_embedded.media` were always 0, whatever page was asked for.
+    let (_dir, served, auth) = served_with_key(
+        "vm",
+        r#"types:
+  Media:
+    fields:
+      id: { type: string }
+      name: { type: string }
+  Embedded:
+    fields:
+      media: { type: list<Media> }
+  MediaPage:
+    fields:
+      _embedded: { type: Embedded }
+      page_index: { type: integer, default: 0 }
+      page_size: { type: integer, default: 0 }
+operations:
+  upload_media:
+    method: POST
+    path: /media
+    body: Media
+    response: Media
+  list_media:
+    method: GET
+    path: /media
+    query:
+      page_index: { type: integer }
+      page_size: { type: integer }
+    response: MediaPage
+    pagination: { style: page, items_field: _embedded.media, page_param: page_index, size_param: page_size, first_page: 0 }
+"#,
+    )
+    .await;
+    let key = ("authorization", auth.as_str());
+    for n in 0..5 {
+        let body = serde_json::json!({"name": format!("m{n}")});
+        call_json(&served, key, "POST", "/media", Some(body)).await;
+    }
+    let (status, page) =
+        call_json(&served, key, "GET", "/media?page_index=1&page_size=2", None).await;
+    assert_eq!(status, 200, "{page}");
+    assert_eq!(
+        page["_embedded"]["media"].as_array().map(Vec::len),
+        Some(2),
+        "{page}"
+    );
+    assert_eq!(
+        (&page["page_index"], &page["page_size"]),
+        (&serde_json::json!(1), &serde_json::json!(2)),
+        "{page}"
+    );
+}

@@ -13,6 +13,8 @@ const PAGE_FACTS: [&[&str]; 3] = [
         "pageNumber",
         "current_page",
         "currentPage",
+        "page_index",
+        "pageIndex",
         "page",
     ],
     &[
@@ -53,17 +55,20 @@ const PAGE_LINKS: [&[&str]; 4] = [
 ];
 
 /// The object a page's own fields sit in: the one that holds its style's field (`meta` of
-/// `meta.next_page_url`, `""` for the answer itself), none for a style without one.
+/// `meta.next_page_url`, `""` for the answer itself, or a style's that names none), none for
+/// a page told by its `Link` header.
 pub(crate) fn page_meta_holder(spec: &tidings_runtime::spec::PaginationSpec) -> Option<&str> {
     use tidings_runtime::spec::PageStyle;
     let field = match spec.style {
         PageStyle::Cursor { has_more, .. } => has_more,
         PageStyle::Token { token_field, .. } => token_field,
         PageStyle::NextUrl { next_field } => next_field,
-        PageStyle::Offset { total_field, .. } => total_field?,
+        // Where the style names no field, the answer itself (Vonage Media's `page_index` and
+        // `page_size` beside `_embedded`: they were 0).
+        PageStyle::Offset { total_field, .. } => total_field.unwrap_or_default(),
         PageStyle::Page {
             total_pages_field, ..
-        } => total_pages_field?,
+        } => total_pages_field.unwrap_or_default(),
         PageStyle::LinkHeader => return None,
     };
     Some(field.rsplit_once('.').map_or("", |(holder, _)| holder))
