@@ -232,6 +232,39 @@ fn swagger_x_nullable_makes_a_required_field_nullable() {
     assert!(note.required && note.nullable && note.is_option());
 }
 
+/// Vonage Dispatch's error `instance` is a required `string` whose example is `null`: typed
+/// `json` for it, the sandbox answered `{}`, which a client with a text field cannot read. It
+/// is text that may be null.
+#[test]
+fn a_null_example_makes_a_required_field_nullable_not_json() {
+    let doc = json!({
+        "swagger": "2.0",
+        "info": { "title": "Found", "version": "1" },
+        "host": "api.example.com",
+        "paths": { "/things": { "get": {
+            "operationId": "get_thing",
+            "responses": {
+                "200": { "description": "ok", "schema": { "type": "object",
+                    "properties": { "id": { "type": "string" } } } },
+                "401": { "description": "no", "schema": { "$ref": "#/definitions/Error" } }
+            }
+        } } },
+        "definitions": { "Error": {
+            "type": "object",
+            "required": ["type", "detail", "instance"],
+            "properties": {
+                "type": { "type": "string" },
+                "detail": { "type": "string" },
+                "instance": { "type": "string", "example": null }
+            }
+        } }
+    });
+    let service = checked(&import(&doc));
+    let instance = field(&service, "Error", "instance");
+    assert_eq!(instance.ty, Ty::String);
+    assert!(instance.required && instance.nullable);
+}
+
 /// Textmagic's examples write a missing `messageId` as the text `"null"`: that typed the
 /// integer fields `json`.
 #[test]

@@ -70,6 +70,19 @@ pub(super) fn follow_examples(
                     "this example writes `{field}` of `{ty}` otherwise than as an RFC 3339 date-time; typed as text"
                 )
             }
+            Disagreement::Null => {
+                if !matches!(node.get("required"), Some(Node::Bool(true)))
+                    || matches!(node.get("nullable"), Some(Node::Bool(true)))
+                {
+                    continue;
+                }
+                if let Node::Map(m) = node {
+                    m.insert("nullable".to_owned(), Node::Bool(true));
+                }
+                format!(
+                    "this example writes `null` for `{field}` of `{ty}`, which its schema requires; imported as required and nullable"
+                )
+            }
             Disagreement::LeftOut => {
                 if !matches!(node.get("required"), Some(Node::Bool(true))) {
                     continue;

@@ -111,7 +111,11 @@ pub(crate) fn disagreeing_fields(doc: &Value, service: &Service) -> Vec<FieldEvi
             null_text,
             owner,
         ) {
-            blamed.push((t.to_owned(), f.to_owned(), Disagreement::OtherJsonType));
+            let how = match example {
+                Value::Null => Disagreement::Null,
+                _ => Disagreement::OtherJsonType,
+            };
+            blamed.push((t.to_owned(), f.to_owned(), how));
         }
         for (t, f, how) in blamed {
             if !found

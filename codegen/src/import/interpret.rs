@@ -13,6 +13,9 @@ pub(crate) enum Disagreement {
     OtherJsonType,
     /// It leaves out a field the schema requires (SendGrid's segment samples without `id`).
     LeftOut,
+    /// It writes `null` for a required field of a scalar type (Vonage Dispatch's error
+    /// `instance`: `string`, example `null`): the field is nullable, not of another type.
+    Null,
     /// It writes a date-time field's value in another way than RFC 3339 (Mandrill's
     /// `"2020-06-01 08:15:01"`, with no offset).
     NotRfc3339,
@@ -220,8 +223,11 @@ impl Interpreter<'_> {
                                 && let Some(all) = &mut self.blamed
                             {
                                 // Collecting: note it and read on as if it were JSON.
-                                let at =
-                                    (t.name.clone(), f.wire.clone(), Disagreement::OtherJsonType);
+                                let how = match x {
+                                    Value::Null => Disagreement::Null,
+                                    _ => Disagreement::OtherJsonType,
+                                };
+                                let at = (t.name.clone(), f.wire.clone(), how);
                                 if !all.contains(&at) {
                                     all.push(at);
                                 }
