@@ -12972,3 +12972,48 @@ operations:
         "{page}"
     );
 }
+
+#[tokio::test]
+async fn text_every_server_error_shows_is_not_a_client_errors() {
+    // Vonage Messages: each 500 shows `title: "Internal error"` and a fixed `instance`; every
+    // 401 and 422 answered that title and that instance.
+    let example = "{ description: no, content: { application/json: { schema: { $ref: \"#/components/schemas/ErrorInternal\" }, example: { type: \"https://example.com/errors#internal\", title: Internal error, detail: Something failed, instance: bf0ca0bf927b3b52e3cb03217e1a1ddf } } } }";
+    let document = format!(
+        r##"
+openapi: 3.0.1
+info: {{ title: Messages, version: "1" }}
+security: [ {{ bearer: [] }} ]
+components:
+  securitySchemes: {{ bearer: {{ type: http, scheme: bearer }} }}
+  schemas:
+    ErrorInternal: {{ type: object, properties: {{ type: {{ type: string }}, title: {{ type: string }}, detail: {{ type: string }}, instance: {{ type: string }} }} }}
+    Sent: {{ type: object, properties: {{ message_uuid: {{ type: string }} }} }}
+paths:
+  /messages:
+    post:
+      operationId: sendMessage
+      requestBody: {{ required: true, content: {{ application/json: {{ schema: {{ type: object, required: [to], properties: {{ to: {{ type: string }} }} }} }} }} }}
+      responses: {{ "202": {{ description: ok, content: {{ application/json: {{ schema: {{ $ref: "#/components/schemas/Sent" }} }} }} }}, "500": {example} }}
+  /messages/{{id}}:
+    get:
+      operationId: getMessage
+      parameters: [ {{ name: id, in: path, required: true, schema: {{ type: string }} }} ]
+      responses: {{ "200": {{ description: ok, content: {{ application/json: {{ schema: {{ $ref: "#/components/schemas/Sent" }} }} }} }}, "500": {example} }}
+"##
+    );
+    let (served, _dir) = serve_document(&document, "messages.yaml", "messages").await;
+    let (status, refused) = call_json(
+        &served,
+        ("Authorization", "Bearer wrong"),
+        "POST",
+        "/messages",
+        Some(serde_json::json!({"to": "447700900000"})),
+    )
+    .await;
+    assert_eq!(status, 401, "{refused}");
+    assert_ne!(refused["title"], "Internal error", "{refused}");
+    assert_ne!(
+        refused["instance"], "bf0ca0bf927b3b52e3cb03217e1a1ddf",
+        "{refused}"
+    );
+}

@@ -49,8 +49,10 @@ pub(super) fn by_status(service: &tidings_codegen::check::Service) -> ByStatus {
     found
 }
 
-/// The top-level text fields that two or more documented examples of the error type `ty` give,
-/// all alike, less the code's and the message's.
+/// The top-level text fields that two or more documented examples of the error type `ty`
+/// give, all alike, one of them of a client error, less the code's and the message's: text
+/// shown only with server errors is theirs (Vonage Messages' `title: "Internal error"`, shown
+/// on each 500, was answered with every 401 and 422).
 pub(super) fn constants(
     service: &tidings_codegen::check::Service,
     ty: Option<&tidings_spec::Ty<tidings_spec::Owned>>,
@@ -61,11 +63,12 @@ pub(super) fn constants(
         .iter()
         .flat_map(|o| &o.error_bodies)
         .filter(|b| b.ty.as_ref() == ty)
-        .filter_map(|b| b.example.as_ref());
+        .filter_map(|b| Some((b.statuses, b.example.as_ref()?)));
     let mut seen: Map<String, Value> = Map::new();
-    let mut counts: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    // How many examples give each key, and whether one is of a client error.
+    let mut counts: HashMap<String, (usize, bool)> = HashMap::new();
     let mut differ = std::collections::HashSet::new();
-    for example in examples {
+    for (statuses, example) in examples {
         for (key, value) in example.iter().filter(|(_, v)| v.is_string()) {
             match seen.get(key) {
                 Some(held) if held != value => {
@@ -76,7 +79,9 @@ pub(super) fn constants(
                     seen.insert(key.clone(), value.clone());
                 }
             }
-            *counts.entry(key.clone()).or_default() += 1;
+            let count = counts.entry(key.clone()).or_default();
+            count.0 += 1;
+            count.1 |= statuses.0 < 500;
         }
     }
     let top = |path: &Option<String>, key: &str| {
@@ -85,7 +90,9 @@ pub(super) fn constants(
     };
     seen.retain(|key, _| {
         !differ.contains(key)
-            && counts.get(key).is_some_and(|n| *n >= 2)
+            && counts
+                .get(key)
+                .is_some_and(|(n, client)| *n >= 2 && *client)
             && !top(code, key)
             && !top(message, key)
     });
