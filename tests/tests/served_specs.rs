@@ -13017,3 +13017,80 @@ paths:
         "{refused}"
     );
 }
+
+#[tokio::test]
+async fn a_create_verb_beside_a_list_verb_and_rest_item_paths_keeps_its_items() {
+    // ZoomConnect: `POST /contacts/create`, `GET /contacts/all` and `GET`/`POST`/`DELETE
+    // /contacts/{contactId}`: the create kept nothing, the list was always empty and the read
+    // of the id it answered a 404.
+    let (_dir, served, auth) = served_with_key(
+        "zc",
+        r#"types:
+  Contact:
+    fields:
+      contactId: { type: string }
+      firstName: { type: string }
+      contactNumber: { type: string }
+  Contacts:
+    fields:
+      webServiceContacts: { type: list<Contact> }
+operations:
+  create_contact:
+    method: POST
+    path: /api/rest/v1/contacts/create
+    body: Contact
+    response: Contact
+  all_contacts:
+    method: GET
+    path: /api/rest/v1/contacts/all
+    response: Contacts
+  get_contact:
+    method: GET
+    path: /api/rest/v1/contacts/{contactId}
+    path_params: { contactId: { type: string } }
+    response: Contact
+  update_contact:
+    method: POST
+    path: /api/rest/v1/contacts/{contactId}
+    path_params: { contactId: { type: string } }
+    body: Contact
+    response: Contact
+  delete_contact:
+    method: DELETE
+    path: /api/rest/v1/contacts/{contactId}
+    path_params: { contactId: { type: string } }
+"#,
+    )
+    .await;
+    let key = ("authorization", auth.as_str());
+    let body = serde_json::json!({"firstName": "Ann", "contactNumber": "+27821234567"});
+    let (status, made) = call_json(
+        &served,
+        key,
+        "POST",
+        "/api/rest/v1/contacts/create",
+        Some(body),
+    )
+    .await;
+    assert!(status == 200 || status == 201, "{status} {made}");
+    let id = made["contactId"].as_str().expect("an id").to_owned();
+    let (_, all) = call_json(&served, key, "GET", "/api/rest/v1/contacts/all", None).await;
+    assert_eq!(
+        all["webServiceContacts"][0]["contactId"],
+        id.as_str(),
+        "{all}"
+    );
+    let item = format!("/api/rest/v1/contacts/{id}");
+    let change = serde_json::json!({"firstName": "Annie"});
+    let (status, changed) = call_json(&served, key, "POST", &item, Some(change)).await;
+    assert_eq!(
+        (status, &changed["firstName"]),
+        (200, &serde_json::json!("Annie")),
+        "{changed}"
+    );
+    let (_, read) = call_json(&served, key, "GET", &item, None).await;
+    assert_eq!(read["firstName"], "Annie", "{read}");
+    call_json(&served, key, "DELETE", &item, None).await;
+    let (status, _) = call_json(&served, key, "GET", &item, None).await;
+    assert_eq!(status, 404);
+}

@@ -240,9 +240,21 @@ pub(super) fn verb_shape(service: &Service, op: &OperationInfo) -> Option<Resour
         .or_else(|| with(ResourceAction::Delete))
         .or_else(|| with(ResourceAction::Merge))
     else {
-        return (kind == ResourceAction::Create && !this.dotted)
-            .then(|| create_beside_rest(service, op, &collection))
-            .flatten();
+        return match kind {
+            _ if this.dotted => None,
+            ResourceAction::Create => create_beside_rest(service, op, &collection),
+            // The list verb beside such a create (ZoomConnect's `/contacts/all` beside
+            // `/contacts/create` and `/contacts/{contactId}`): that collection's list.
+            ResourceAction::List => {
+                let made = create_beside_rest(service, create, &collection)?;
+                Some(ResourceShape {
+                    kind,
+                    items: envelope_items(service, op).map(|(path, _)| path),
+                    ..made
+                })
+            }
+            _ => None,
+        };
     };
     let list = with(ResourceAction::List);
     let (field, id_field) = item_field(service, &collection, create, get.or(list), reader)?;
@@ -290,18 +302,27 @@ pub(super) fn custom_method_shape(service: &Service, op: &OperationInfo) -> Opti
 }
 
 /// A create verb with no verb beside it that reads what it made, under a collection that
-/// REST paths list and name items of (Zulip's `POST /user_groups/create` beside `GET
-/// /user_groups` and `PATCH`/`DELETE /user_groups/{user_group_id}`): the create of that
-/// collection, so what it makes is listed, read, changed and deleted there (it kept nothing).
+/// REST paths (or a list verb) list and name items of (Zulip's `POST /user_groups/create`
+/// beside `GET /user_groups` and `PATCH`/`DELETE /user_groups/{user_group_id}`): the create of
+/// that collection, so what it makes is listed, read, changed and deleted there (it kept
+/// nothing).
 fn create_beside_rest(
     service: &Service,
     op: &OperationInfo,
     collection: &str,
 ) -> Option<ResourceShape> {
-    let listed = service
-        .operations
-        .iter()
-        .any(|o| o.method == Method::Get && o.path == collection && answers_list(service, o));
+    // Listed at the collection's path, or by a list verb beneath it (ZoomConnect's
+    // `/contacts/all`).
+    let list_verb = |o: &OperationInfo| {
+        verb_of(o).is_some_and(|v| {
+            !v.dotted && v.parent == collection && v.kind == Some(ResourceAction::List)
+        })
+    };
+    let listed = service.operations.iter().any(|o| {
+        o.method == Method::Get
+            && (o.path == collection || list_verb(o))
+            && answers_list(service, o)
+    });
     let item_path = service.operations.iter().any(|o| {
         o.path
             .strip_prefix(collection)
