@@ -13094,3 +13094,66 @@ operations:
     let (status, _) = call_json(&served, key, "GET", &item, None).await;
     assert_eq!(status, 404);
 }
+
+#[tokio::test]
+async fn a_send_is_read_and_listed_where_its_id_is_read() {
+    // ZoomConnect: `POST /sms/send` answers `messageId`, read at `GET /messages/{message_id}`
+    // (the importer's name for `messageId`) and listed at `GET /messages/all`; a `GET
+    // /sms/send` shows what to send. The message was a 404, and the list always empty.
+    let (_dir, served, auth) = served_with_key(
+        "zs",
+        r#"types:
+  SendRequest:
+    fields:
+      recipientNumber: { type: string, required: true }
+      message: { type: string, required: true }
+  SendResponse:
+    fields:
+      messageId: { type: string }
+  Message:
+    fields:
+      messageId: { type: string }
+      message: { type: string }
+      recipientNumber: { type: string }
+  Messages:
+    fields:
+      webServiceMessages: { type: list<Message> }
+operations:
+  send_example:
+    method: GET
+    path: /sms/send
+    response: SendRequest
+  send_sms:
+    method: POST
+    path: /sms/send
+    body: SendRequest
+    response: SendResponse
+  all_messages:
+    method: GET
+    path: /messages/all
+    response: Messages
+  get_message:
+    method: GET
+    path: /messages/{message_id}
+    path_params: { message_id: { type: string } }
+    response: Message
+"#,
+    )
+    .await;
+    let key = ("authorization", auth.as_str());
+    let body = serde_json::json!({"recipientNumber": "+27821234567", "message": "hello"});
+    let (_, sent) = call_json(&served, key, "POST", "/sms/send", Some(body)).await;
+    let id = sent["messageId"].as_str().expect("an id").to_owned();
+    let (status, read) = call_json(&served, key, "GET", &format!("/messages/{id}"), None).await;
+    assert_eq!(
+        (status, &read["message"]),
+        (200, &serde_json::json!("hello")),
+        "{read}"
+    );
+    let (_, all) = call_json(&served, key, "GET", "/messages/all", None).await;
+    assert_eq!(
+        all["webServiceMessages"][0]["messageId"],
+        id.as_str(),
+        "{all}"
+    );
+}

@@ -23,10 +23,20 @@ pub(super) fn made_elsewhere(
         return None;
     }
     let beneath = format!("{}/", op.path);
-    let read_here = service
-        .operations
-        .iter()
-        .any(|o| o.name != op.name && (o.path == op.path || o.path.starts_with(&beneath)));
+    // A `GET` at the same path answering the request's own type shows what to send
+    // (ZoomConnect's `GET /sms/send`, "an example of the data to POST"): no read of what
+    // was made.
+    let shows_the_request = |o: &OperationInfo| {
+        o.path == op.path
+            && o.method == Method::Get
+            && o.response.is_some()
+            && o.response == op.body
+    };
+    let read_here = service.operations.iter().any(|o| {
+        o.name != op.name
+            && (o.path == op.path || o.path.starts_with(&beneath))
+            && !shows_the_request(o)
+    });
     if read_here {
         return None;
     }
@@ -63,8 +73,12 @@ pub(super) fn made_elsewhere(
             }
             // Named alike in the answer, the read's path and the read's answer, and longer
             // than a bare `id` (which names anything).
+            // (The path's name may be the field's in snake case: ZoomConnect's `message_id`
+            // of `messageId`.)
             None => {
-                read.item_param.as_deref() == Some(read.id_field.as_str())
+                read.item_param
+                    .as_deref()
+                    .is_some_and(|param| same_words(param, &read.id_field))
                     && read.id_field.len() > 3
                     && pattern_of(o, &read.id_field).is_none()
                     && answered.iter().any(|f| f.wire == read.id_field)
@@ -84,6 +98,17 @@ pub(super) fn made_elsewhere(
         }),
         _ => None,
     }
+}
+
+/// Whether two names are the same words (`message_id`, `messageId`).
+fn same_words(a: &str, b: &str) -> bool {
+    let plain = |s: &str| -> String {
+        s.chars()
+            .filter(char::is_ascii_alphanumeric)
+            .map(|c| c.to_ascii_lowercase())
+            .collect()
+    };
+    plain(a) == plain(b)
 }
 
 #[cfg(test)]

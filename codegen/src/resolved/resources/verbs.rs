@@ -218,6 +218,32 @@ pub(super) fn verb_shape(service: &Service, op: &OperationInfo) -> Option<Resour
         .filter(|v| v.parent == this.parent && v.noun == this.noun)
         .collect();
     let with = |want: ResourceAction| family.iter().find(|v| v.kind == Some(want)).map(|v| v.op);
+    // A list verb whose items a REST path reads, made elsewhere (ZoomConnect's `GET
+    // /messages/all` beside `GET /messages/{messageId}`, its messages sent at `/sms/send`):
+    // that collection's list.
+    if this.kind == Some(ResourceAction::List)
+        && !this.dotted
+        && this.noun.is_empty()
+        && with(ResourceAction::Create).is_none()
+        && answers_list(service, op)
+        && let Some(read) = service.operations.iter().find(|o| {
+            o.method == Method::Get
+                && o.path
+                    .strip_prefix(this.parent)
+                    .and_then(|rest| rest.strip_prefix("/{"))
+                    .is_some_and(|rest| rest.ends_with('}') && !rest.contains('/'))
+        })
+    {
+        let read = super::shape_of(service, read);
+        return (read.kind == ResourceAction::Get).then(|| ResourceShape {
+            kind: ResourceAction::List,
+            collection: read.collection,
+            item_param: None,
+            item_field: None,
+            id_field: read.id_field,
+            items: envelope_items(service, op).map(|(path, _)| path),
+        });
+    }
     let create = with(ResourceAction::Create)?;
     // A noun alone lists the noun a family creates (`/inbound/domains` beside
     // `/inbound/add-domain`) when it answers a list.
