@@ -232,6 +232,47 @@ fn swagger_x_nullable_makes_a_required_field_nullable() {
     assert!(note.required && note.nullable && note.is_option());
 }
 
+/// Postmark's template send requires `TemplateId` and `TemplateAlias`, each "Required if
+/// '<the other>' is not specified": kept both required, a send by alias alone was refused.
+#[test]
+fn two_fields_each_required_without_the_other_are_one_of_two() {
+    let doc = json!({
+        "swagger": "2.0",
+        "info": { "title": "Found", "version": "1" },
+        "host": "api.example.com",
+        "paths": { "/email/withTemplate": { "post": {
+            "operationId": "send_with_template",
+            "parameters": [{ "in": "body", "name": "body", "required": true,
+                "schema": { "$ref": "#/definitions/WithTemplate" } }],
+            "responses": { "200": { "description": "ok", "schema": { "type": "object",
+                "properties": { "MessageID": { "type": "string" } } } } }
+        } } },
+        "definitions": { "WithTemplate": {
+            "type": "object",
+            "required": ["TemplateId", "TemplateAlias", "To"],
+            "properties": {
+                "TemplateId": { "type": "integer",
+                    "description": "Required if 'TemplateAlias' is not specified." },
+                "TemplateAlias": { "type": "string",
+                    "description": "Required if 'TemplateId' is not specified." },
+                "To": { "type": "string" }
+            }
+        } }
+    });
+    let imported = import(&doc);
+    let service = checked(&imported);
+    assert!(!field(&service, "WithTemplate", "TemplateId").required);
+    assert!(!field(&service, "WithTemplate", "TemplateAlias").required);
+    assert!(field(&service, "WithTemplate", "To").required);
+    assert!(
+        imported
+            .yaml
+            .contains("- { require_one: [TemplateAlias, TemplateId] }"),
+        "{}",
+        imported.yaml
+    );
+}
+
 /// Vonage Dispatch's error `instance` is a required `string` whose example is `null`: typed
 /// `json` for it, the sandbox answered `{}`, which a client with a text field cannot read. It
 /// is text that may be null.

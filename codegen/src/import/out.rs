@@ -15,6 +15,8 @@ pub(crate) enum TypeOut {
         additional: Option<String>,
         /// The document invites the other keys (`keeps_other_keys`).
         keeps_other_keys: bool,
+        /// Pairs of fields each required only without the other (a `require_one` rule).
+        either: Vec<[String; 2]>,
         pointer: String,
     },
     Enum {

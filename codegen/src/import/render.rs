@@ -21,6 +21,7 @@ impl Converter<'_> {
                     fields,
                     additional,
                     keeps_other_keys,
+                    either,
                     pointer,
                 } => {
                     if let Some(d) = doc {
@@ -37,6 +38,20 @@ impl Converter<'_> {
                     }
                     if keeps_other_keys {
                         node.set("keeps_other_keys", Node::Bool(true));
+                    }
+                    let rules: Vec<Node> = either
+                        .iter()
+                        .map(|pair| {
+                            let mut rule = Node::map();
+                            rule.set(
+                                "require_one",
+                                Node::Seq(pair.iter().map(Node::str).collect()),
+                            );
+                            rule
+                        })
+                        .collect();
+                    if !rules.is_empty() {
+                        node.set("rules", Node::Seq(rules));
                     }
                 }
                 TypeOut::Enum {

@@ -4,6 +4,7 @@
 //! is typed as `json` or left out, and reported with its pointer.
 
 mod all_of;
+mod either;
 mod enums;
 mod limits;
 pub(crate) use limits::{default_in_words, default_of, param_format, param_ty};
@@ -651,6 +652,13 @@ impl Converter<'_> {
                 Err(reason) => self.skip(pptr, "field type not mappable", Some(&reason)),
             }
         }
+        let either = either::either_of(&mut fields);
+        for [a, b] in &either {
+            self.approximate(
+                ptr,
+                &format!("`{a}` and `{b}` are each required if the other is not given: both optional, one required (`require_one`)"),
+            );
+        }
         let mut additional = self.additional(schema, ptr, &name, &mut fields, depth)?;
         if keep_other_keys && additional.is_none() {
             additional = Some("json".to_owned());
@@ -676,6 +684,7 @@ impl Converter<'_> {
                 fields,
                 keeps_other_keys: invited && additional.is_some(),
                 additional,
+                either,
                 pointer: ptr.to_owned(),
             },
         );
