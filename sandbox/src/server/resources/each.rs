@@ -35,6 +35,16 @@ fn answered_item_type(schema: &ServiceSchema, op: &ResourceOp) -> Option<Ty> {
     })
 }
 
+/// The items kept, each as the answer's item type `ty` shows it.
+fn answered_each(schema: &ServiceSchema, ty: &Ty, kept: Vec<Map<String, Value>>) -> Vec<Value> {
+    kept.into_iter()
+        .map(|item| {
+            let item = Value::Object(item);
+            only_declared(schema, ty, fill(schema, ty, Some(&item), 0, None))
+        })
+        .collect()
+}
+
 /// The list field of an object answer whose items hold the operation's id field (a list of
 /// what was made, or of their ids), and its item type.
 fn made_listed(schema: &ServiceSchema, op: &ResourceOp) -> Option<(&'static str, Ty)> {
@@ -141,15 +151,8 @@ impl Resources {
             && !upsert
             && kept.len() == items.len()
         {
-            let each = kept.into_iter().map(|item| {
-                let item = Value::Object(item);
-                only_declared(
-                    schema,
-                    answered,
-                    fill(schema, answered, Some(&item), 0, None),
-                )
-            });
-            return Ok((Value::Array(each.collect()), ticket));
+            let each = answered_each(schema, answered, kept);
+            return Ok((Value::Array(each), ticket));
         }
         // An answer whose list holds what was made, or its ids (CallFire's `POST /contacts`
         // answers `{"items": [{"id": 1}, ...]}`, `POST /texts` `{"items": [<text>, ...]}`):
@@ -158,15 +161,8 @@ impl Resources {
             && !upsert
             && kept.len() == items.len()
         {
-            let each = kept.into_iter().map(|item| {
-                let item = Value::Object(item);
-                only_declared(
-                    schema,
-                    &answered,
-                    fill(schema, &answered, Some(&item), 0, None),
-                )
-            });
-            let listed = Value::Object(Map::from_iter([(field.to_owned(), each.collect())]));
+            let each = answered_each(schema, &answered, kept);
+            let listed = Value::Object(Map::from_iter([(field.to_owned(), Value::Array(each))]));
             let value = only_declared(schema, ty, fill(schema, ty, Some(&listed), 0, None));
             return Ok((value, ticket));
         }
