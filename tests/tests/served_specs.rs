@@ -12762,9 +12762,12 @@ async fn an_item_read_and_written_at_a_path_beneath_it_is_the_item() {
     fields:
       metadata_primary: { type: string }
       public: { type: boolean }
-  MediaList:
+  Embedded:
     fields:
       media: { type: list<Media> }
+  MediaList:
+    fields:
+      _embedded: { type: Embedded }
 operations:
   upload_media:
     method: POST
@@ -12810,7 +12813,7 @@ operations:
         "{read}"
     );
     let (_, listed) = call_json(&served, key, "GET", "/", None).await;
-    assert_eq!(listed["media"][0], read, "{listed}");
+    assert_eq!(listed["_embedded"]["media"][0], read, "{listed}");
     let (status, _) = call_json(&served, key, "GET", "/nope/info", None).await;
     assert_eq!(status, 404);
     let item = format!("/{}", made["id"].as_str().unwrap());
@@ -12975,8 +12978,8 @@ operations:
 
 #[tokio::test]
 async fn text_every_server_error_shows_is_not_a_client_errors() {
-    // Vonage Messages: each 500 shows `title: "Internal error"` and a fixed `instance`; every
-    // 401 and 422 answered that title and that instance.
+    // Vonage Messages: each 500 shows `title: "Internal error"` and a fixed `instance`, and
+    // so do the fields' own examples; every 401 and 422 answered that title and instance.
     let example = "{ description: no, content: { application/json: { schema: { $ref: \"#/components/schemas/ErrorInternal\" }, example: { type: \"https://example.com/errors#internal\", title: Internal error, detail: Something failed, instance: bf0ca0bf927b3b52e3cb03217e1a1ddf } } } }";
     let document = format!(
         r##"
@@ -12986,7 +12989,7 @@ security: [ {{ bearer: [] }} ]
 components:
   securitySchemes: {{ bearer: {{ type: http, scheme: bearer }} }}
   schemas:
-    ErrorInternal: {{ type: object, properties: {{ type: {{ type: string }}, title: {{ type: string }}, detail: {{ type: string }}, instance: {{ type: string }} }} }}
+    ErrorInternal: {{ type: object, required: [type, title, detail, instance], properties: {{ type: {{ type: string }}, title: {{ type: string, example: Internal error }}, detail: {{ type: string }}, instance: {{ type: string, example: bf0ca0bf927b3b52e3cb03217e1a1ddf }} }} }}
     Sent: {{ type: object, properties: {{ message_uuid: {{ type: string }} }} }}
 paths:
   /messages:
@@ -13156,4 +13159,43 @@ operations:
         id.as_str(),
         "{all}"
     );
+}
+
+#[tokio::test]
+async fn an_item_view_beside_a_list_that_nests_its_items_is_the_item() {
+    // Vonage Media's own document has no upload: `GET /` lists `_embedded.media`, and `GET
+    // /{id}/info` answered 200 `{}` for any id at all.
+    let (_dir, served, auth) = served_with_key(
+        "vmv",
+        r#"types:
+  Media:
+    fields:
+      id: { type: string }
+      public: { type: boolean }
+  Embedded:
+    fields:
+      media: { type: list<Media> }
+  MediaList:
+    fields:
+      _embedded: { type: Embedded }
+operations:
+  list_media:
+    method: GET
+    path: /
+    response: MediaList
+  retrieve_media:
+    method: GET
+    path: /{id}/info
+    path_params: { id: { type: string } }
+    response: Media
+  delete_media:
+    method: DELETE
+    path: /{id}
+    path_params: { id: { type: string } }
+"#,
+    )
+    .await;
+    let key = ("authorization", auth.as_str());
+    let (status, read) = call_json(&served, key, "GET", "/nope/info", None).await;
+    assert_eq!(status, 404, "{read}");
 }

@@ -65,14 +65,21 @@ pub(super) fn item_view(service: &Service, op: &OperationInfo) -> Option<Resourc
         })
 }
 
-/// Whether `answer` is a list of `item`, or an object with one.
+/// Whether `answer` is a list of `item`, or an object with one, at its top or in an object
+/// of its (Vonage Media's `_embedded.media`).
 fn lists(service: &Service, answer: Option<&Ty>, item: &str) -> bool {
+    lists_within(service, answer, item, 2)
+}
+
+fn lists_within(service: &Service, answer: Option<&Ty>, item: &str, depth: usize) -> bool {
     let of_item =
         |ty: &Ty| matches!(ty, Ty::List(inner) if matches!(&**inner, Ty::Named(n) if n == item));
     match answer {
         Some(ty) if of_item(ty) => true,
-        Some(Ty::Named(name)) => match service.type_named(name).map(|t| &t.kind) {
-            Some(super::super::TypeKind::Object(fields)) => fields.iter().any(|f| of_item(&f.ty)),
+        Some(Ty::Named(name)) if depth > 0 => match service.type_named(name).map(|t| &t.kind) {
+            Some(super::super::TypeKind::Object(fields)) => fields
+                .iter()
+                .any(|f| of_item(&f.ty) || lists_within(service, Some(&f.ty), item, depth - 1)),
             _ => false,
         },
         _ => false,

@@ -42,6 +42,18 @@ pub(super) fn the_status_in(
     for (key, value) in filled.iter_mut() {
         no_name_as_text(key, value, reason, path, 0);
     }
+    // A problem's `title` and `instance` made up from their fields' examples (Vonage
+    // Messages' `"Internal error"` and one fixed trace id, answered with every 401 and 422)
+    // are this answer's: the status's reason, the request's path.
+    let problem = filled.contains_key("type") && filled.contains_key("detail");
+    for (key, own) in [("title", reason), ("instance", path)] {
+        if problem
+            && given.get(key).is_none()
+            && let Some(value) = filled.get_mut(key).filter(|v| v.is_string())
+        {
+            *value = Value::String(own.to_owned());
+        }
+    }
 }
 
 /// Adds to an error what the sandbox knows of it under each optional top-level field of the
