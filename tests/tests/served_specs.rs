@@ -12377,6 +12377,9 @@ types:
   Participants:
     fields:
       participants: { type: list<Participant> }
+  Sessions:
+    fields:
+      sessions: { type: list<Session> }
 operations:
   create_subscription:
     method: POST
@@ -12419,6 +12422,10 @@ operations:
     body_encoding: form
     response: Session
     status: [201]
+  list_session:
+    method: GET
+    path: /v1/Sessions
+    response: Sessions
   fetch_session:
     method: GET
     path: /v1/Sessions/{Sid}
@@ -12475,18 +12482,14 @@ operations:
         (200, &serde_json::json!(1)),
         "{read}"
     );
-    // A listed child its own create would refuse refuses the whole create, and nothing is
-    // kept: no subscription, no half of its types.
-    let count = || async {
-        let (_, all) = get("/v1/Subscriptions".to_owned()).await;
-        all["subscriptions"].as_array().map(Vec::len)
-    };
-    let before = count().await;
-    let bad = [("Description", "s2"), ("Types", r#"{"schema_version":1}"#)];
-    let (status, refused) = post_form(&served, &auth, "/v1/Subscriptions", &bad).await;
-    assert!(matches!(status, 400 | 422), "{status} {refused}");
-    assert!(refused.to_string().contains("Types[0].Type"), "{refused}");
-    assert_eq!(count().await, before);
+    // A list matched by its keys alone that the children's create refuses is no list of
+    // children: the create stands, and keeps none.
+    let loose = [("Description", "s2"), ("Types", r#"{"schema_version":1}"#)];
+    let (status, made) = post_form(&served, &auth, "/v1/Subscriptions", &loose).await;
+    assert_eq!(status, 201, "{made}");
+    let sid = made["sid"].as_str().unwrap().to_owned();
+    let (_, listed) = get(format!("/v1/Subscriptions/{sid}/SubscribedEvents")).await;
+    assert_eq!(listed["types"], serde_json::json!([]), "{listed}");
     // A list named as the child collection is (Proxy's `Participants`).
     let people = [
         ("UniqueName", "sess1"),
@@ -12508,6 +12511,26 @@ operations:
         listed[0]["sid"].as_str().unwrap().starts_with("KP"),
         "{listed:?}"
     );
+    // A listed child its own create would refuse refuses the whole create, where the list is
+    // named as the children's collection, and nothing is kept: no session, no half of its
+    // participants.
+    let count = || async {
+        let (_, all) = get("/v1/Sessions".to_owned()).await;
+        all["sessions"].as_array().map(Vec::len)
+    };
+    let before = count().await;
+    let bad = [
+        ("UniqueName", "sess2"),
+        ("Participants", r#"{"Identifier":"+15558675312"}"#),
+        ("Participants", r#"{"FriendlyName":"Bob"}"#),
+    ];
+    let (status, refused) = post_form(&served, &auth, "/v1/Sessions", &bad).await;
+    assert!(matches!(status, 400 | 422), "{status} {refused}");
+    assert!(
+        refused.to_string().contains("Participants[1].Identifier"),
+        "{refused}"
+    );
+    assert_eq!(count().await, before);
 }
 
 #[tokio::test]

@@ -104,7 +104,8 @@ fn list_fields(service: &Service, body: Option<&SpecTy>) -> Vec<&'static str> {
 }
 
 /// The children `call`'s body lists for `op`, each item checked as its own create checks
-/// its body: a refusal of one refuses the whole create, before anything is kept.
+/// its body: a refusal of one refuses the whole create, before anything is kept, where the
+/// list is named as the children's collection.
 pub(crate) fn prepared(
     served: &Served,
     op: &ServedOp,
@@ -132,14 +133,24 @@ pub(crate) fn prepared(
         let [child] = fits[..] else {
             continue;
         };
+        // Items the child's create refuses refuse the whole create where the field names the
+        // children's collection; a list matched by its keys alone that does not pass is no
+        // list of children (a `Tags` list beside a `Labels` collection), and is left as sent.
         let mut bodies = Vec::with_capacity(objects.len());
         for (at, object) in objects.into_iter().enumerate() {
             let (body, _) = renamed(served, &served.ops[child], object);
-            let checked = checked_body(served, &served.ops[child], Value::Object(body))
-                .map_err(|e| inside(e, listed.field, at))?;
-            bodies.push(checked);
+            match checked_body(served, &served.ops[child], Value::Object(body)) {
+                Ok(checked) => bodies.push(checked),
+                Err(refused) if listed.named => return Err(inside(refused, listed.field, at)),
+                Err(_) => {
+                    bodies.clear();
+                    break;
+                }
+            }
         }
-        prepared.push((child, bodies));
+        if !bodies.is_empty() {
+            prepared.push((child, bodies));
+        }
     }
     Ok(prepared)
 }
