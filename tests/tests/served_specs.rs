@@ -12920,11 +12920,19 @@ async fn a_batch_answering_a_list_answers_one_entry_per_thing_sent() {
       To: { type: string }
       MessageID: { type: string }
       ErrorCode: { type: integer }
+  Batch:
+    fields:
+      Messages: { type: list<Email>, required: true }
 operations:
   send_email_batch:
     method: POST
     path: /email/batch
     body: list<Email>
+    response: list<SendResult>
+  send_email_batch_with_templates:
+    method: POST
+    path: /email/batchWithTemplates
+    body: Batch
     response: list<SendResult>
 "#,
     )
@@ -12941,6 +12949,27 @@ operations:
     assert_eq!(to, ["b@example.com", "c@example.com"], "{sent:?}");
     let (first, second) = (&sent[0]["MessageID"], &sent[1]["MessageID"]);
     assert!(first.is_string() && first != second, "{sent:?}");
+    // The batch in the body's one list (`/email/batchWithTemplates`, `{"Messages": [...]}`).
+    let body = serde_json::json!({"Messages": [
+        {"From": "a@example.com", "To": "d@example.com"},
+        {"From": "a@example.com", "To": "e@example.com"},
+    ]});
+    let (status, sent) = call_json(
+        &served,
+        key,
+        "POST",
+        "/email/batchWithTemplates",
+        Some(body),
+    )
+    .await;
+    assert_eq!(status, 200, "{sent}");
+    let to: Vec<_> = sent
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["To"].clone())
+        .collect();
+    assert_eq!(to, ["d@example.com", "e@example.com"], "{sent}");
 }
 
 #[tokio::test]

@@ -141,21 +141,35 @@ pub(super) fn answer(
     };
     // A send answering a bare list, one result per recipient (Mandrill's
     // `messages/send`).
+    // A batch answering a bare list (Postmark's `/email/batch`): one entry per thing sent,
+    // with what the entry shares with it (`To`); it was one empty entry.
+    let per_sent = |item: &Ty, sent: &[Value]| -> Vec<Value> {
+        let fields = schema.object_fields(item).unwrap_or_default();
+        let entry = |sent: &Value| {
+            let shared = sent
+                .as_object()
+                .into_iter()
+                .flatten()
+                .filter(|(key, _)| fields.iter().any(|f| f.name == key.as_str()));
+            Value::Object(shared.map(|(k, v)| (k.clone(), v.clone())).collect())
+        };
+        sent.iter().map(entry).collect()
+    };
     let listed = match (&op.response, about.then_some(()), &call.body) {
-        // A batch answering a bare list (Postmark's `/email/batch`): one entry per thing
-        // sent, with what the entry shares with it (`To`); it was one empty entry.
-        (Some(Ty::List(item)), None, Value::Array(sent)) => {
-            let fields = schema.object_fields(item).unwrap_or_default();
-            let entry = |sent: &Value| {
-                let shared = sent
-                    .as_object()
-                    .into_iter()
-                    .flatten()
-                    .filter(|(key, _)| fields.iter().any(|f| f.name == key.as_str()));
-                Value::Object(shared.map(|(k, v)| (k.clone(), v.clone())).collect())
-            };
-            Some(sent.iter().map(entry).collect())
-        }
+        (Some(Ty::List(item)), None, Value::Array(sent)) => Some(per_sent(item, sent)),
+        // Or a body holding the batch in its one list of objects (Postmark's
+        // `/email/batchWithTemplates`, `{"Messages": [...]}`), where no recipients are listed.
+        (Some(Ty::List(item)), None, Value::Object(sent)) => recipients(schema, item, &body)
+            .or_else(|| {
+                let mut lists = sent.values().filter_map(|v| {
+                    v.as_array()
+                        .filter(|l| !l.is_empty() && l.iter().all(Value::is_object))
+                });
+                match (lists.next(), lists.next()) {
+                    (Some(one), None) => Some(per_sent(item, one)),
+                    _ => None,
+                }
+            }),
         (Some(Ty::List(item)), None, _) => recipients(schema, item, &body),
         _ => None,
     };
